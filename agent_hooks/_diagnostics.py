@@ -1,0 +1,162 @@
+"""Diagnostics: what went wrong (or was worth saying), where, with a stable code.
+
+Nothing in agent_hooks drops input or a handler's answer silently: whenever a
+value is ignored, cut, overridden or refused, a :class:`Diagnostic` says so.
+Diagnostics are values; they never raise. Codes are stable strings that tools
+may match on; messages are for people and may change.
+"""
+
+from __future__ import annotations
+
+import enum
+
+import attrs
+
+__all__ = ["Diagnostic", "DiagnosticCode", "Severity"]
+
+
+class Severity(str, enum.Enum):
+    """How serious a diagnostic is."""
+
+    ERROR = "error"
+    """Something was refused or failed: a configuration piece dropped, a handler that failed."""
+    WARNING = "warning"
+    """Something was ignored, cut or overridden, but work went on."""
+    INFO = "info"
+    """Worth knowing, nothing was lost."""
+
+
+class DiagnosticCode(str, enum.Enum):
+    """Stable diagnostic codes.
+
+    Grouped by the layer that emits them. The string values never change once
+    released; new codes may be added.
+    """
+
+    # -- wire: payloads (hook input) --
+    INVALID_PAYLOAD = "invalid_payload"
+    """The hook payload is not a JSON object or lacks a required field."""
+    INVALID_FIELD = "invalid_field"
+    """A payload field has the wrong type; it was left unset."""
+    UNKNOWN_EVENT = "unknown_event"
+    """An event name nobody knows."""
+
+    # -- wire: handler output --
+    MALFORMED_JSON = "malformed_json"
+    """Output that looked like JSON did not parse."""
+    NOT_OBJECT = "not_object"
+    """Output is valid JSON but not an object (array, string, null, number)."""
+    WRONG_TYPE = "wrong_type"
+    """An output field has the wrong type; the field was ignored."""
+    INVALID_VALUE = "invalid_value"
+    """An output field has a value outside its allowed set; the field was ignored."""
+    UNKNOWN_FIELD = "unknown_field"
+    """An output key no event knows; it was ignored."""
+    UNSUPPORTED_FIELD = "unsupported_field"
+    """An output field that exists, but not for this event; it was ignored."""
+    MISMATCHED_OUTPUT = "mismatched_output"
+    """``hookSpecificOutput.hookEventName`` names another event; the specific part was ignored."""
+    DEPRECATED_FIELD = "deprecated_field"
+    """A deprecated spelling was accepted and translated."""
+    INVALID_OUTPUT = "invalid_output"
+    """A callback returned something that is not an output for its event."""
+    PLAIN_STDOUT_IGNORED = "plain_stdout_ignored"
+    """Plain (non-JSON) stdout on an event where it does not become context."""
+
+    # -- handlers --
+    HANDLER_ERROR = "handler_error"
+    """A Python callback raised; the message names the exception."""
+    TIMEOUT = "timeout"
+    """A handler ran past its timeout and was stopped."""
+    CANCELLED = "cancelled"
+    """A handler was cancelled before it finished."""
+    NONZERO_EXIT = "nonzero_exit"
+    """A command exited with a non-blocking failure status."""
+    LAUNCH_FAILED = "launch_failed"
+    """A command could not be started."""
+    STDOUT_TRUNCATED = "stdout_truncated"
+    """A command printed more than the stdout cap; the rest was discarded."""
+    STDERR_TRUNCATED = "stderr_truncated"
+    """A command printed more than the stderr cap; the rest was discarded."""
+    IO_FAILED = "io_failed"
+    """Reading from or writing to a hook process failed."""
+    FAILED_CLOSED = "failed_closed"
+    """A failing handler blocked because its failure policy is ``block``."""
+    HANDLER_DISABLED = "handler_disabled"
+    """A configured handler cannot run here (unknown kind, unsupported option) and was kept disabled."""
+
+    # -- dispatch and reduction --
+    OVERRIDDEN = "overridden"
+    """A later handler's value replaced an earlier one (e.g. two ``updatedInput``)."""
+    CONTINUATION_CAP = "continuation_cap"
+    """A Stop block was not honoured because the consecutive-continuation cap was reached."""
+    BACKGROUND_FAILED = "background_failed"
+    """A fire-and-forget handler failed; reported with the next dispatch."""
+    BACKGROUND_CANCELLED = "background_cancelled"
+    """A fire-and-forget handler was still running when its session closed and was cancelled."""
+    ASYNC_REPLY = "async_reply"
+    """A callback answered ``async``; its answer carries no decision."""
+
+    # -- registration and configuration --
+    INVALID_MATCHER = "invalid_matcher"
+    """A matcher is not a valid regular expression; its group was dropped."""
+    UNSUPPORTED_MATCHER = "unsupported_matcher"
+    """A matcher on an event that has nothing to match."""
+    INVALID_HANDLER = "invalid_handler"
+    """A handler entry is malformed; it was dropped, its siblings kept."""
+    INVALID_CONFIG = "invalid_config"
+    """A configuration document has the wrong shape somewhere; that piece was dropped."""
+    CONFIG_READ_FAILED = "config_read_failed"
+    """A configuration file exists but could not be read or parsed."""
+    TIMEOUT_LOOKS_LIKE_MS = "timeout_looks_like_ms"
+    """A timeout in seconds is so large that it was probably meant as milliseconds."""
+    DUPLICATE_HANDLER = "duplicate_handler"
+    """An identical command handler from another source was merged into the first."""
+    LEGACY_DEPRECATED = "legacy_deprecated"
+    """A deprecated configuration shape was migrated."""
+    UNTRUSTED = "untrusted"
+    """Project hooks were skipped because the workspace is not trusted."""
+    HOOKS_DISABLED = "hooks_disabled"
+    """Hooks were switched off by configuration (``disableAllHooks`` and similar)."""
+
+
+@attrs.frozen(kw_only=True)
+class Diagnostic:
+    """One thing worth telling about a payload, an output, a handler or a configuration.
+
+    Diagnostics are plain values: emitting one never interrupts work.
+    """
+
+    code: DiagnosticCode
+    """Stable code; match on this, not on the message."""
+    message: str
+    """Human-readable explanation of what happened and what was done about it."""
+    severity: Severity = Severity.WARNING
+    """How serious it is."""
+    source: str | None = None
+    """Where the handler or configuration came from (a file path, ``python``, a plugin name)."""
+    location: str | None = None
+    """Where inside the source: ``PreToolUse[0].hooks[1]``, a JSON path, a line number."""
+    handler: str | None = None
+    """The handler concerned, by its display name, when there is one."""
+
+    def __str__(self) -> str:
+        where = ": ".join(p for p in (self.source, self.location) if p)
+        who = f" [{self.handler}]" if self.handler else ""
+        prefix = f"{where}: " if where else ""
+        return f"{prefix}{self.severity.value} {self.code.value}{who}: {self.message}"
+
+    def at(
+        self,
+        *,
+        source: str | None = None,
+        location: str | None = None,
+        handler: str | None = None,
+    ) -> Diagnostic:
+        """Return a copy with the unset ``source``, ``location`` and ``handler`` filled in."""
+        return attrs.evolve(
+            self,
+            source=self.source or source,
+            location=self.location or location,
+            handler=self.handler or handler,
+        )

@@ -1,0 +1,102 @@
+"""Answer shapes shared by every handler kind: what a block looks like for an event,
+and whether an answer blocks.
+
+Both read the capability table and the field metadata, so a new event needs no
+code here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from ._capabilities import EventSpec, Exit2
+from ._diagnostics import Diagnostic, DiagnosticCode
+from ._model import HookOutput, Merge
+from ._types import FieldCodec, field_codecs
+
+__all__ = ["blocking_output", "check_output", "is_blocking", "rank_key", "strip_decisions"]
+
+
+def _decision_field(cls: type[HookOutput]) -> FieldCodec | None:
+    """The event's own decision field (a RANK field other than the universal ``decision``)."""
+    for fc in field_codecs(cls, True):
+        if fc.info.merge is Merge.RANK and fc.name != "decision":
+            return fc
+    return None
+
+
+def rank_key(fc: FieldCodec, value: Any) -> Any:
+    """The ranked value of a RANK field (the attribute ``rank_by`` names for objects)."""
+    return getattr(value, fc.info.rank_by) if fc.info.rank_by else value
+
+
+def blocking_output(spec: EventSpec, reason: str) -> HookOutput | None:
+    """The answer that means "block" for this event, with ``reason`` as its message.
+
+    Follows the table's exit-2 meaning: DENY sets the event's permission decision
+    to its strongest value (``deny``) with the reason; BLOCK, CONTINUE and FEEDBACK
+    set ``decision: "block"`` and ``reason``; USER shows the reason to the user as
+    a system message; IGNORED yields ``None``.
+    """
+    cls = spec.output_type
+    if spec.exit2 is Exit2.IGNORED:
+        return None
+    if spec.exit2 is Exit2.USER:
+        return cls(system_message=reason) if reason else None
+    if spec.exit2 is Exit2.DENY:
+        fc = _decision_field(cls)
+        if fc is not None:
+            strongest = fc.info.rank[0]
+            if fc.type.kind == "object" and fc.type.cls is not None and fc.info.rank_by:
+                inner: dict[str, Any] = {fc.info.rank_by: strongest}
+                if fc.info.companion and reason:
+                    inner[fc.info.companion] = reason
+                return cls(**{fc.name: fc.type.cls(**inner)})
+            kwargs: dict[str, Any] = {fc.name: strongest}
+            if fc.info.companion and reason:
+                kwargs[fc.info.companion] = reason
+            return cls(**kwargs)
+    return cls(decision="block", reason=reason or None)
+
+
+def is_blocking(output: HookOutput | None) -> bool:
+    """Whether an answer blocks: a decision field at its strongest rank (deny, block)."""
+    if output is None:
+        return False
+    for fc in field_codecs(type(output), True):
+        if fc.info.merge is Merge.RANK:
+            value = getattr(output, fc.name)
+            if value is not None and rank_key(fc, value) == fc.info.rank[0]:
+                return True
+    return False
+
+
+def strip_decisions(output: HookOutput) -> HookOutput:
+    """A copy of an answer without anything that decides or rewrites (for fire-and-forget
+    handlers, whose answers may only add context and messages)."""
+    keep = {"additional_context", "system_message", "suppress_output", "terminal_sequence"}
+    cleared = {
+        a.name: None
+        for a in attrs.fields(type(output))
+        if a.name not in keep and a.name != "extra" and getattr(output, a.name) is not None
+    }
+    return attrs.evolve(output, **cleared) if cleared else output
+
+
+def check_output(spec: EventSpec, output: HookOutput) -> tuple[HookOutput, tuple[Diagnostic, ...]]:
+    """Drop the fields of a typed answer that the event does not honour, saying so."""
+    honoured = spec.honoured_fields
+    dropped = [
+        a.name
+        for a in attrs.fields(type(output))
+        if a.name not in honoured and getattr(output, a.name) is not None
+    ]
+    if not dropped:
+        return output, ()
+    diag = Diagnostic(
+        code=DiagnosticCode.UNSUPPORTED_FIELD,
+        message=f"{spec.event.value} does not honour {', '.join(dropped)}; ignored",
+    )
+    return attrs.evolve(output, **dict.fromkeys(dropped)), (diag,)

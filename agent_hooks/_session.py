@@ -1,0 +1,504 @@
+"""Sessions: per-session state, dispatch, and the background work of fire-and-forget hooks.
+
+A session owns a task group for fire-and-forget handlers and the state that
+lives across dispatches: the Stop continuation count, background answers
+waiting to be delivered, and the process limiter. Nothing it starts outlives
+it: closing the session waits for background work up to a deadline, then
+cancels it (process groups are killed) and reports what was cut short.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from types import TracebackType
+from typing import Any, Generic, TypeVar, cast
+
+import anyio
+import anyio.abc
+import attrs
+
+from ._capabilities import CAPABILITIES, EventSpec
+from ._diagnostics import Diagnostic, DiagnosticCode, Severity
+from ._model import HookInput, HookOutput
+from ._names import HookEvent
+from ._nodes import HandlerResult, HookCall, Outcome
+from ._outputs import blocking_output, is_blocking, strip_decisions
+from ._reduce import reduce_results
+from ._registry import CompiledNode, CompiledRegistry, Execution, process_limit
+
+__all__ = ["Decision", "Session"]
+
+logger = logging.getLogger("agent_hooks")
+
+O = TypeVar("O", bound=HookOutput)
+
+
+@attrs.frozen(kw_only=True)
+class Decision(Generic[O]):
+    """The one typed decision of a dispatch.
+
+    ``output`` is the reduced answer of the handlers that ran for this dispatch
+    (an instance of the event's output class; ``None`` fields mean nobody had an
+    opinion). ``background`` holds answers of fire-and-forget handlers that
+    finished since the previous dispatch; their context and messages are folded
+    into :attr:`context` and :attr:`system_messages`.
+    """
+
+    event: HookEvent
+    input: HookInput[O]
+    """The input as dispatched: envelope filled in, tool alias applied, and in
+    chained execution the input as the last handler rewrote it."""
+    output: O
+    results: tuple[HandlerResult, ...] = ()
+    """Per handler, in configuration order."""
+    diagnostics: tuple[Diagnostic, ...] = ()
+    """Everything worth knowing: handler failures, ignored fields, overrides."""
+    background: tuple[HandlerResult, ...] = ()
+    rewake: tuple[str, ...] = ()
+    """Reasons from background handlers with ``async_rewake`` that blocked (exit 2)."""
+
+    @property
+    def blocked(self) -> bool:
+        """Whether the handlers blocked (deny, block) what the event is about."""
+        return is_blocking(self.output)
+
+    @property
+    def should_continue(self) -> bool:
+        """``False`` when a handler asked the agent to stop entirely (``continue: false``)."""
+        return self.output.continue_ is not False
+
+    @property
+    def stop_reason(self) -> str | None:
+        """The first ``stopReason`` in order, when a handler said ``continue: false``."""
+        return self.output.stop_reason
+
+    @property
+    def reason(self) -> str | None:
+        """The blocking message for the model (the deny reason or the joined block reasons)."""
+        for name in ("permission_decision_reason", "reason"):
+            value = getattr(self.output, name, None)
+            if value:
+                return cast(str, value)
+        pd = getattr(self.output, "permission_decision", None)
+        message = getattr(pd, "message", None)
+        return message if isinstance(message, str) else None
+
+    @property
+    def context(self) -> str | None:
+        """Context for the model: this dispatch's ``additional_context`` and the
+        background handlers' delivered now, newline-joined in order."""
+        parts = [getattr(self.output, "additional_context", None)]
+        parts += [getattr(r.output, "additional_context", None) for r in self.background]
+        texts = [p for p in parts if p]
+        return "\n".join(texts) if texts else None
+
+    @property
+    def system_messages(self) -> tuple[str, ...]:
+        """Messages for the user, this dispatch's first, then background ones."""
+        msgs = [self.output.system_message]
+        msgs += [r.output.system_message for r in self.background if r.output is not None]
+        return tuple(m for m in msgs if m)
+
+
+class Session:
+    """One agent session: ``async with registry.session(...) as session``.
+
+    Args:
+        session_id, cwd, transcript_path, permission_mode: the envelope filled
+            into every input that leaves them unset (``cwd`` defaults to the
+            process's working directory).
+        project_dir: the project root for ``CLAUDE_PROJECT_DIR`` (default: ``cwd``).
+        env: extra variables for every command hook of this session.
+        on_rewake: called (sync or async) with the reason when a background
+            handler with ``async_rewake`` blocks.
+        on_background_result: called (sync or async) with each background result
+            as it finishes, in addition to its delivery with the next dispatch.
+    """
+
+    def __init__(
+        self,
+        compiled: CompiledRegistry,
+        *,
+        session_id: str | None = None,
+        cwd: str | None = None,
+        transcript_path: str | None = None,
+        permission_mode: str | None = None,
+        project_dir: str | None = None,
+        env: Mapping[str, str] | None = None,
+        on_rewake: Callable[[str], Awaitable[None] | None] | None = None,
+        on_background_result: Callable[[HandlerResult], Awaitable[None] | None] | None = None,
+    ) -> None:
+        self._compiled = compiled
+        self._registry = compiled.registry
+        self.session_id = session_id
+        self.cwd = cwd if cwd is not None else os.getcwd()
+        self.transcript_path = transcript_path
+        self.permission_mode = permission_mode
+        self.project_dir = project_dir or self.cwd
+        self.env: Mapping[str, str] = dict(env or {})
+        self._on_rewake = on_rewake
+        self._on_background_result = on_background_result
+        self._limiter = process_limit(self._registry)
+        self._tg: anyio.abc.TaskGroup | None = None
+        self._pending: list[HandlerResult] = []
+        self._rewake: list[str] = []
+        self._running = 0
+        self._idle: anyio.Event | None = None
+        self._continuations: dict[tuple[HookEvent, str | None], int] = {}
+        self.undelivered: tuple[HandlerResult, ...] = ()
+        """After the session closed: background results that no dispatch delivered."""
+
+    @property
+    def compiled(self) -> CompiledRegistry:
+        """The registry snapshot this session dispatches through."""
+        return self._compiled
+
+    async def __aenter__(self) -> Session:
+        self._tg = anyio.create_task_group()
+        await self._tg.__aenter__()
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> bool | None:
+        assert self._tg is not None
+        tg = self._tg
+        if self._running:
+            with anyio.CancelScope(shield=True):
+                with anyio.move_on_after(self._registry.background_drain_timeout):
+                    while self._running:
+                        self._idle = anyio.Event()
+                        await self._idle.wait()
+            tg.cancel_scope.cancel()
+        try:
+            return await tg.__aexit__(exc_type, exc, tb)
+        finally:
+            self._tg = None
+            self.undelivered = tuple(self._pending)
+            self._pending.clear()
+            for r in self.undelivered:
+                if r.outcome is not Outcome.OK or r.output is not None:
+                    logger.warning(
+                        "agent_hooks: background hook %s result not delivered before session end: %s",
+                        r.handler.name if r.handler else "?",
+                        r.outcome.value,
+                    )
+
+    # ----------------------------------------------------------- dispatch
+
+    async def dispatch(
+        self,
+        input: HookInput[O],
+        *,
+        execution: Execution | None = None,
+        stop_on_block: bool | None = None,
+    ) -> Decision[O]:
+        """Run every handler that matches ``input`` and reduce their answers.
+
+        Never raises because a handler failed: failures, timeouts and bad
+        answers are contained in the results and diagnostics. Cancelling the
+        dispatch cancels every running handler (their processes are killed) and
+        propagates, except for SessionEnd, which runs shielded within the
+        registry's ``session_end_timeout``.
+        """
+        spec = CAPABILITIES[input.event]
+        input = self._prepare(spec, input)
+        if spec.event is HookEvent.SESSION_END:
+            with anyio.CancelScope(shield=True):
+                return await self._dispatch(
+                    spec, input, execution, stop_on_block, budget=self._registry.session_end_timeout
+                )
+        return await self._dispatch(spec, input, execution, stop_on_block, budget=None)
+
+    def _prepare(self, spec: EventSpec, input: HookInput[O]) -> HookInput[O]:
+        fill: dict[str, Any] = {}
+        if input.session_id is None and self.session_id is not None:
+            fill["session_id"] = self.session_id
+        if input.cwd is None:
+            fill["cwd"] = self.cwd
+        if input.transcript_path is None and self.transcript_path is not None:
+            fill["transcript_path"] = self.transcript_path
+        if input.permission_mode is None and self.permission_mode is not None:
+            fill["permission_mode"] = self.permission_mode
+        aliases = self._registry.tool_aliases
+        if aliases:
+            tool = getattr(input, "tool_name", None)
+            if isinstance(tool, str) and tool in aliases:
+                fill["tool_name"] = aliases[tool]
+        if spec.counts_continuations and getattr(input, "stop_hook_active", True) is None:
+            key = (spec.event, input.agent_id)
+            fill["stop_hook_active"] = self._continuations.get(key, 0) > 0
+        return attrs.evolve(input, **fill) if fill else input
+
+    async def _dispatch(
+        self,
+        spec: EventSpec,
+        input: HookInput[O],
+        execution: Execution | None,
+        stop_on_block: bool | None,
+        budget: float | None,
+    ) -> Decision[O]:
+        nodes = self._compiled.select(spec.event, input)
+        results: list[HandlerResult] = []
+        if nodes:
+            foreground: list[CompiledNode] = []
+            for cn in nodes:
+                rule = cn.if_rule
+                if rule is not None and not rule.matches(
+                    getattr(input, "tool_name", None),
+                    getattr(input, "tool_input", {}) or {},
+                    input.cwd,
+                ):
+                    continue
+                if cn.node.background:
+                    self._start_background(cn, spec, input)
+                else:
+                    foreground.append(cn)
+            mode = execution or self._registry.execution_for(spec.event)
+            if mode == "chained":
+                chain_stop = (
+                    self._registry.stop_on_block if stop_on_block is None else stop_on_block
+                )
+                input, results = await self._run_chained(
+                    spec, input, foreground, chain_stop, budget
+                )
+            elif len(foreground) == 1:
+                results = [await self._run(foreground[0], spec, input, budget)]
+            elif foreground:
+                results = await self._run_parallel(spec, input, foreground, budget)
+            output, diags = reduce_results(spec, results, chained=mode == "chained")
+        else:
+            output, diags = spec.output_type(), ()
+        all_diags = [d for r in results for d in r.diagnostics]
+        all_diags.extend(diags)
+        if spec.counts_continuations:
+            output = self._count_continuation(spec, input, output, all_diags)
+        background = tuple(self._pending)
+        self._pending.clear()
+        rewake = tuple(self._rewake)
+        self._rewake.clear()
+        for r in background:
+            all_diags.extend(r.diagnostics)
+        return Decision(
+            event=spec.event,
+            input=input,
+            output=cast(O, output),
+            results=tuple(results),
+            diagnostics=tuple(all_diags),
+            background=background,
+            rewake=rewake,
+        )
+
+    def _count_continuation(
+        self, spec: EventSpec, input: HookInput[Any], output: HookOutput, diags: list[Diagnostic]
+    ) -> HookOutput:
+        key = (spec.event, input.agent_id)
+        if not is_blocking(output):
+            self._continuations.pop(key, None)
+            return output
+        count = self._continuations.get(key, 0) + 1
+        cap = self._registry.stop_continuation_cap
+        if count > cap:
+            self._continuations.pop(key, None)
+            diags.append(
+                Diagnostic(
+                    code=DiagnosticCode.CONTINUATION_CAP,
+                    message=(
+                        f"{spec.event.value} blocked {cap} times in a row; this block is not "
+                        "honoured and the agent may stop"
+                    ),
+                    severity=Severity.WARNING,
+                )
+            )
+            return attrs.evolve(output, decision=None, reason=None)
+        self._continuations[key] = count
+        return output
+
+    async def _run_parallel(
+        self,
+        spec: EventSpec,
+        input: HookInput[Any],
+        nodes: Sequence[CompiledNode],
+        budget: float | None,
+    ) -> list[HandlerResult]:
+        slots: list[HandlerResult | None] = [None] * len(nodes)
+
+        async def run_one(i: int, cn: CompiledNode) -> None:
+            slots[i] = await self._run(cn, spec, input, budget)
+
+        async with anyio.create_task_group() as tg:
+            for i, cn in enumerate(nodes):
+                tg.start_soon(run_one, i, cn)
+        return [r for r in slots if r is not None]
+
+    async def _run_chained(
+        self,
+        spec: EventSpec,
+        input: HookInput[O],
+        nodes: Sequence[CompiledNode],
+        stop_on_block: bool,
+        budget: float | None,
+    ) -> tuple[HookInput[O], list[HandlerResult]]:
+        results: list[HandlerResult] = []
+        rewrite = spec.rewrite
+        for cn in nodes:
+            r = await self._run(cn, spec, input, budget)
+            results.append(r)
+            if rewrite is not None and r.output is not None:
+                value = getattr(r.output, rewrite.output_field, None)
+                if value is not None:
+                    input = attrs.evolve(input, **{rewrite.input_field: value})
+            if stop_on_block and is_blocking(r.output):
+                break
+        return input, results
+
+    async def _run(
+        self, cn: CompiledNode, spec: EventSpec, input: HookInput[Any], budget: float | None
+    ) -> HandlerResult:
+        """Run one node with its timeout, contain its failure, apply its failure policy."""
+        node = cn.node
+        timeout = cn.timeout if budget is None else min(cn.timeout, budget)
+        call = HookCall(
+            input=input,
+            spec=spec,
+            timeout=timeout,
+            dialect=cn.dialect,
+            project_dir=self.project_dir,
+            env={**self.env, **cn.env} if cn.env else self.env,
+            process_limiter=self._limiter,
+            secret_env_patterns=self._registry.secret_env_patterns,
+        )
+        start = anyio.current_time()
+        result: HandlerResult | None = None
+        with anyio.move_on_after(timeout + node.timeout_slack):
+            try:
+                result = await node.call(call)
+            except Exception as exc:
+                message = f"{type(exc).__name__}: {exc}"
+                result = HandlerResult(
+                    outcome=Outcome.ERROR,
+                    reason=message,
+                    diagnostics=(
+                        Diagnostic(
+                            code=DiagnosticCode.HANDLER_ERROR,
+                            message=f"hook raised {message}",
+                            severity=Severity.ERROR,
+                        ),
+                    ),
+                )
+        if result is None:
+            result = HandlerResult(
+                outcome=Outcome.TIMEOUT,
+                reason=f"timed out after {timeout:g}s",
+                diagnostics=(
+                    Diagnostic(
+                        code=DiagnosticCode.TIMEOUT,
+                        message=f"hook timed out after {timeout:g}s and was stopped",
+                        severity=Severity.ERROR,
+                    ),
+                ),
+            )
+        if result.outcome in (Outcome.ERROR, Outcome.TIMEOUT):
+            result = self._apply_policy(cn, spec, result)
+        diags = result.diagnostics
+        if diags:
+            info = cn.info
+            diags = tuple(
+                d.at(source=info.source, location=info.location, handler=info.name) for d in diags
+            )
+        return attrs.evolve(
+            result, duration=anyio.current_time() - start, handler=cn.info, diagnostics=diags
+        )
+
+    @staticmethod
+    def _apply_policy(cn: CompiledNode, spec: EventSpec, result: HandlerResult) -> HandlerResult:
+        policy = cn.on_error
+        if policy == "block" or (result.outcome is Outcome.TIMEOUT and cn.timeout_blocks):
+            reason = f"hook {cn.info.name} failed: {result.reason or result.outcome.value}"
+            blocked = blocking_output(spec, reason)
+            note = Diagnostic(
+                code=DiagnosticCode.FAILED_CLOSED,
+                message=f"the failure blocks ({spec.event.value} fails closed for this handler)",
+                severity=Severity.WARNING,
+            )
+            return attrs.evolve(result, output=blocked, diagnostics=(*result.diagnostics, note))
+        if policy == "ignore":
+            quiet = tuple(attrs.evolve(d, severity=Severity.INFO) for d in result.diagnostics)
+            return attrs.evolve(result, diagnostics=quiet)
+        return result
+
+    # --------------------------------------------------------- background
+
+    def _start_background(self, cn: CompiledNode, spec: EventSpec, input: HookInput[Any]) -> None:
+        if self._tg is None:
+            raise RuntimeError("the session is not open; use 'async with registry.session() as s'")
+        self._running += 1
+        self._tg.start_soon(self._background, cn, spec, input)
+
+    async def _background(self, cn: CompiledNode, spec: EventSpec, input: HookInput[Any]) -> None:
+        try:
+            result = await self._run(cn, spec, input, None)
+        except anyio.get_cancelled_exc_class():
+            self._deliver(
+                cn,
+                HandlerResult(
+                    outcome=Outcome.CANCELLED,
+                    handler=cn.info,
+                    reason="cancelled when the session closed",
+                    diagnostics=(
+                        Diagnostic(
+                            code=DiagnosticCode.BACKGROUND_CANCELLED,
+                            message="background hook still running when the session closed; cancelled",
+                            severity=Severity.WARNING,
+                            source=cn.info.source,
+                            location=cn.info.location,
+                            handler=cn.info.name,
+                        ),
+                    ),
+                ),
+            )
+            raise
+        finally:
+            self._running -= 1
+            if self._running == 0 and self._idle is not None:
+                self._idle.set()
+        delivered = self._deliver(cn, result)
+        if self._on_background_result is not None:
+            maybe = self._on_background_result(delivered)
+            if maybe is not None:
+                await maybe
+        if (
+            result.outcome is Outcome.BLOCKED
+            and cn.node.async_rewake
+            and self._on_rewake is not None
+        ):
+            maybe = self._on_rewake(result.reason or "")
+            if maybe is not None:
+                await maybe
+
+    def _deliver(self, cn: CompiledNode, result: HandlerResult) -> HandlerResult:
+        diags = list(result.diagnostics)
+        if result.outcome in (Outcome.ERROR, Outcome.TIMEOUT):
+            diags.append(
+                Diagnostic(
+                    code=DiagnosticCode.BACKGROUND_FAILED,
+                    message=f"background hook ended with {result.outcome.value}: {result.reason or ''}".rstrip(
+                        ": "
+                    ),
+                    severity=Severity.WARNING,
+                    source=cn.info.source,
+                    location=cn.info.location,
+                    handler=cn.info.name,
+                )
+            )
+        if result.outcome is Outcome.BLOCKED and cn.node.async_rewake:
+            self._rewake.append(result.reason or "")
+        output = strip_decisions(result.output) if result.output is not None else None
+        delivered = attrs.evolve(result, output=output, diagnostics=tuple(diags))
+        self._pending.append(delivered)
+        return delivered

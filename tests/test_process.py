@@ -1,0 +1,694 @@
+"""Tests of the low-level process runner (agent_hooks._process).
+
+Every async test runs on asyncio and trio.  Timing assertions use generous
+upper bounds (the point is "bounded", not "fast").  Nothing sleeps to wait for
+concurrency: the tests synchronise on FIFOs and pidfds.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import resource
+import signal
+import stat
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+
+import anyio
+import pytest
+
+from agent_hooks._process import (
+    DEFAULT_SECRET_PATTERNS,
+    ProcessResult,
+    ProcessSpec,
+    default_process_limit,
+    fast_path_argv,
+    run_process,
+    scrub_env,
+    shell_argv,
+)
+
+pytestmark = pytest.mark.anyio
+
+PY = sys.executable
+MARGIN = 2.5  # seconds of slack on top of a computed bound (slow CI, 2 cores)
+PAYLOAD_10MB = bytes(range(256)) * (10 * 1024 * 1024 // 256)
+
+
+@pytest.fixture(params=["asyncio", "trio"])
+def anyio_backend(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+def base_env() -> dict[str, str]:
+    return {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LC_ALL": "C"}
+
+
+def spec(
+    *argv: str,
+    stdin: bytes = b"",
+    timeout: float = 10.0,
+    env: Mapping[str, str] | None = None,
+    cwd: str | None = None,
+    **kwargs: float,
+) -> ProcessSpec:
+    return ProcessSpec(
+        argv=argv,
+        env=base_env() if env is None else env,
+        cwd=cwd,
+        stdin=stdin,
+        timeout=timeout,
+        **kwargs,  # type: ignore[arg-type]
+    )
+
+
+def sh(script: str, **kwargs: object) -> ProcessSpec:
+    return spec(*shell_argv(script), **kwargs)  # type: ignore[arg-type]
+
+
+def fd_count() -> int:
+    return len(os.listdir("/proc/self/fd"))
+
+
+def is_gone(pid: int) -> bool:
+    """True when ``pid`` no longer runs (does not exist, or is a zombie)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError, IndexError):
+        return True
+    return state in ("Z", "X")
+
+
+async def wait_gone(pid: int, within: float = 5.0) -> None:
+    """Wait for a killed grandchild to die (it is not our child: use a pidfd)."""
+    try:
+        pidfd = os.pidfd_open(pid)
+    except ProcessLookupError:
+        return
+    try:
+        with anyio.fail_after(within):
+            await anyio.wait_readable(pidfd)  # readable once the process exited
+    finally:
+        anyio.notify_closing(pidfd)
+        os.close(pidfd)
+    assert is_gone(pid)
+
+
+def kill_quietly(pid: int) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGKILL)
+
+
+async def read_fifo_line(path: Path) -> bytes:
+    """Read one line a child writes into the FIFO at ``path`` (no threads)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        data = b""
+        while not data.endswith(b"\n"):
+            await anyio.wait_readable(fd)
+            try:
+                chunk = os.read(fd, 4096)
+            except BlockingIOError:
+                continue
+            if not chunk:
+                break
+            data += chunk
+        return data
+    finally:
+        anyio.notify_closing(fd)
+        os.close(fd)
+
+
+def assert_clean_exit(result: ProcessResult) -> None:
+    assert result.launch_error is None
+    assert not result.timed_out
+    assert result.returncode == 0, result
+    assert result.signal is None
+
+
+# --------------------------------------------------------------------------- #
+# stdin / stdout plumbing
+# --------------------------------------------------------------------------- #
+
+
+async def test_cat_echoes_payload() -> None:
+    result = await run_process(spec("cat", stdin=PAYLOAD_10MB, stdout_cap=20_000_000))
+    assert_clean_exit(result)
+    assert result.stdout == PAYLOAD_10MB
+    assert not result.stdout_truncated
+    assert result.stderr == b""
+    assert result.duration > 0
+
+
+async def test_empty_stdin_is_eof() -> None:
+    result = await run_process(spec("cat"))
+    assert_clean_exit(result)
+    assert result.stdout == b""
+
+
+async def test_child_never_reading_stdin_large_payload() -> None:
+    result = await run_process(sh("echo ok", stdin=PAYLOAD_10MB))
+    assert_clean_exit(result)
+    assert result.stdout == b"ok\n"
+
+
+async def test_child_reading_part_of_large_payload() -> None:
+    result = await run_process(spec("head", "-c", "1000", stdin=PAYLOAD_10MB))
+    assert_clean_exit(result)
+    assert result.stdout == PAYLOAD_10MB[:1000]
+
+
+async def test_child_not_reading_stdin_then_timeout() -> None:
+    # stdin pipe full, child sleeping: the writer must not keep us past the deadline
+    result = await run_process(spec("sleep", "100", stdin=PAYLOAD_10MB, timeout=0.5))
+    assert result.timed_out
+    assert result.signal == signal.SIGKILL
+    assert result.duration < 0.5 + MARGIN
+
+
+async def test_invalid_utf8_bytes_returned_as_is() -> None:
+    result = await run_process(sh(r"printf '\377\376\200ok'; printf '\300\377' >&2"))
+    assert_clean_exit(result)
+    assert result.stdout == b"\xff\xfe\x80ok"
+    assert result.stderr == b"\xc0\xff"
+
+
+async def test_binary_roundtrip() -> None:
+    data = bytes(range(256)) * 4
+    result = await run_process(spec("cat", stdin=data))
+    assert result.stdout == data
+
+
+async def test_stdout_and_stderr_caps() -> None:
+    script = "import sys; sys.stdout.write('a' * 50000); sys.stderr.write('b' * 50000)"
+    result = await run_process(spec(PY, "-c", script, stdout_cap=10, stderr_cap=0))
+    assert_clean_exit(result)
+    assert result.stdout == b"a" * 10
+    assert result.stdout_truncated
+    assert result.stderr == b""
+    assert result.stderr_truncated
+
+
+async def test_exact_cap_is_not_truncated() -> None:
+    result = await run_process(sh("printf 12345", stdout_cap=5))
+    assert result.stdout == b"12345"
+    assert not result.stdout_truncated
+
+
+async def test_one_gigabyte_of_output_is_bounded() -> None:
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
+    result = await run_process(
+        spec("head", "-c", "1000000000", "/dev/zero", timeout=60, stdout_cap=100_000)
+    )
+    after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    assert_clean_exit(result)  # read to the end, not killed
+    assert result.stdout == b"\0" * 100_000
+    assert result.stdout_truncated
+    assert not result.stderr_truncated
+    assert after - before < 64 * 1024  # < 64 MiB growth of the high-water mark
+
+
+async def test_environment_is_exactly_the_given_one() -> None:
+    env = {"PATH": base_env()["PATH"], "HOOK_VAR": "value with spaces"}
+    result = await run_process(spec("env", env=env))
+    assert_clean_exit(result)
+    lines = sorted(result.stdout.decode().splitlines())
+    assert lines == sorted(f"{k}={v}" for k, v in env.items())
+
+
+async def test_cwd(tmp_path: Path) -> None:
+    result = await run_process(spec("pwd", cwd=str(tmp_path)))
+    assert_clean_exit(result)
+    assert result.stdout.decode().strip() == str(await anyio.Path(tmp_path).resolve())
+
+
+# --------------------------------------------------------------------------- #
+# Launch errors, exit statuses, signals
+# --------------------------------------------------------------------------- #
+
+
+async def test_missing_program_is_launch_error() -> None:
+    result = await run_process(spec("/nonexistent/definitely-missing-program"))
+    assert result.launch_error is not None
+    assert "No such file" in result.launch_error
+    assert result.returncode is None
+    assert result.signal is None
+    assert not result.timed_out
+    assert result.stdout == b"" and result.stderr == b""
+
+
+async def test_missing_program_on_path_is_launch_error() -> None:
+    result = await run_process(spec("agent-hooks-no-such-program-xyz"))
+    assert result.launch_error is not None
+    assert result.returncode is None
+
+
+async def test_missing_cwd_is_launch_error(tmp_path: Path) -> None:
+    result = await run_process(spec("true", cwd=str(tmp_path / "missing")))
+    assert result.launch_error is not None
+    assert result.returncode is None
+
+
+async def test_script_without_exec_bit_is_launch_error(tmp_path: Path) -> None:
+    script = tmp_path / "hook.sh"
+    script.write_text("#!/bin/sh\necho hi\n")
+    script.chmod(stat.S_IRUSR | stat.S_IWUSR)
+    if os.access(script, os.X_OK):  # pragma: no cover - running as root with odd fs
+        pytest.skip("exec permission cannot be withheld here")
+    result = await run_process(spec(str(script)))
+    assert result.launch_error is not None
+    assert "Permission denied" in result.launch_error
+    assert result.returncode is None
+
+
+async def test_missing_script_through_shell_is_exit_127() -> None:
+    result = await run_process(sh("/nonexistent/hook.sh"))
+    assert result.launch_error is None
+    assert result.returncode == 127
+    assert result.stderr
+
+
+async def test_nonzero_exit_status() -> None:
+    result = await run_process(sh("echo out; echo err >&2; exit 3"))
+    assert result.returncode == 3
+    assert result.signal is None
+    assert result.stdout == b"out\n"
+    assert result.stderr == b"err\n"
+
+
+async def test_killed_by_signal() -> None:
+    result = await run_process(sh("kill -USR1 $$"))
+    assert result.returncode == -signal.SIGUSR1
+    assert result.signal == signal.SIGUSR1
+    assert not result.timed_out
+
+
+async def test_child_runs_in_new_session_without_tty() -> None:
+    script = (
+        "import os\n"
+        "print(os.getsid(0) == os.getpid(), os.getpgrp() == os.getpid())\n"
+        "try:\n"
+        "    open('/dev/tty', 'w').write('x')\n"
+        "    print('tty ok')\n"
+        "except OSError as e:\n"
+        "    print('tty failed', e.errno)\n"
+    )
+    result = await run_process(spec(PY, "-c", script))
+    assert_clean_exit(result)
+    first, second = result.stdout.decode().splitlines()
+    assert first == "True True"
+    assert second.startswith("tty failed")
+
+
+async def test_shell_writing_to_dev_tty_fails_in_child_only() -> None:
+    result = await run_process(sh('echo hi > /dev/tty; echo "status=$?"'))
+    assert_clean_exit(result)
+    assert result.stdout.startswith(b"status=")
+    assert result.stdout != b"status=0\n"
+
+
+# --------------------------------------------------------------------------- #
+# Timeouts, kill, drain
+# --------------------------------------------------------------------------- #
+
+
+async def test_never_exits_times_out() -> None:
+    result = await run_process(sh("echo before; sleep 100", timeout=0.5))
+    assert result.timed_out
+    assert result.launch_error is None
+    assert result.signal == signal.SIGKILL
+    assert result.returncode == -signal.SIGKILL
+    assert result.stdout == b"before\n"  # output before the kill is kept
+    assert 0.5 <= result.duration < 0.5 + MARGIN
+
+
+async def test_kill_grace_sigterm_is_enough() -> None:
+    result = await run_process(spec("sleep", "100", timeout=0.3, kill_grace=30))
+    assert result.timed_out
+    assert result.signal == signal.SIGTERM
+    assert result.duration < 0.3 + MARGIN  # did not wait the whole grace
+
+
+async def test_ignores_sigterm_still_dies() -> None:
+    # SIG_IGN set by trap is inherited by sleep too: only SIGKILL works.
+    result = await run_process(sh("trap '' TERM; sleep 100", timeout=0.5, kill_grace=0.3))
+    assert result.timed_out
+    assert result.signal == signal.SIGKILL
+    assert 0.8 <= result.duration < 0.8 + MARGIN
+
+
+async def test_child_writing_during_grace_is_read() -> None:
+    script = (
+        "import signal, sys, time\n"
+        "def bye(*_):\n"
+        "    sys.stdout.write('x' * 300000); sys.stdout.flush(); sys.exit(7)\n"
+        "signal.signal(signal.SIGTERM, bye)\n"
+        "print('ready', flush=True)\n"
+        "time.sleep(100)\n"
+    )
+    result = await run_process(
+        spec(PY, "-c", script, timeout=1.0, kill_grace=10, stdout_cap=1_000_000)
+    )
+    assert result.timed_out
+    assert result.returncode == 7  # exited from its handler, pipe never blocked it
+    assert result.stdout == b"ready\n" + b"x" * 300000
+    assert result.duration < 1.0 + MARGIN
+
+
+async def test_closes_stdout_early_then_runs_until_timeout() -> None:
+    result = await run_process(sh("echo early; exec >&- 2>&-; sleep 100", timeout=0.5))
+    assert result.timed_out
+    assert result.signal == signal.SIGKILL
+    assert result.stdout == b"early\n"
+    assert result.duration < 0.5 + MARGIN
+
+
+async def test_background_job_holding_stdout_is_killed_after_drain() -> None:
+    result = await run_process(sh("sleep 100 & echo $!", timeout=30, drain_timeout=0.3))
+    assert_clean_exit(result)  # not a timeout: the shell itself exited 0
+    assert result.duration < 0.3 + MARGIN
+    sleep_pid = int(result.stdout)
+    await wait_gone(sleep_pid)  # the group was killed
+
+
+async def test_background_job_not_holding_pipes_is_left_alone() -> None:
+    result = await run_process(sh("sleep 100 >/dev/null 2>&1 </dev/null & echo $!"))
+    assert_clean_exit(result)
+    sleep_pid = int(result.stdout)
+    try:
+        assert not is_gone(sleep_pid)
+    finally:
+        kill_quietly(sleep_pid)
+
+
+DAEMON = (
+    "import os, sys, time\n"
+    "pid = os.fork()\n"
+    "if pid == 0:\n"
+    "    os.setsid()\n"  # leaves our process group: killpg cannot reach it
+    "    time.sleep(20)\n"
+    "    os._exit(0)\n"
+    "print(pid, flush=True)\n"
+)
+
+
+async def test_detached_daemon_keeping_stdout_open() -> None:
+    result = await run_process(spec(PY, "-c", DAEMON, timeout=30, drain_timeout=0.3))
+    daemon_pid = int(result.stdout)
+    kill_quietly(daemon_pid)
+    assert_clean_exit(result)
+    assert result.duration < 0.3 + MARGIN
+
+
+async def test_detached_daemon_and_timeout_bounded_by_drain() -> None:
+    script = DAEMON + "time.sleep(100)\n"
+    result = await run_process(spec(PY, "-c", script, timeout=1.0, drain_timeout=0.3))
+    if result.stdout:
+        kill_quietly(int(result.stdout))
+    assert result.timed_out
+    assert result.signal == signal.SIGKILL
+    assert result.stdout  # the pid printed before the deadline was drained
+    assert result.duration < 1.0 + 0.3 + MARGIN
+
+
+async def test_zero_timeout() -> None:
+    result = await run_process(spec("true", timeout=0))
+    assert result.timed_out
+    assert result.returncode is None
+    assert result.launch_error is None
+
+
+# --------------------------------------------------------------------------- #
+# Cancellation and limiter
+# --------------------------------------------------------------------------- #
+
+
+@pytest.mark.parametrize("kill_grace", [0.0, 0.2])
+async def test_cancellation_kills_process_group(tmp_path: Path, kill_grace: float) -> None:
+    fifo = tmp_path / "pids"
+    os.mkfifo(fifo)
+    limiter = anyio.CapacityLimiter(1)
+    run = sh(
+        f"trap '' TERM; sleep 100 & echo \"$$ $!\" > '{fifo}'; wait",
+        timeout=30,
+        kill_grace=kill_grace,
+    )
+    outcome: list[ProcessResult] = []
+
+    async def runner() -> None:
+        outcome.append(await run_process(run, limiter=limiter))
+
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(runner)
+        with anyio.fail_after(10):
+            line = await read_fifo_line(fifo)
+        assert limiter.borrowed_tokens == 1  # held while the process runs
+        tg.cancel_scope.cancel()
+
+    assert outcome == []  # cancelled, no result
+    assert limiter.borrowed_tokens == 0
+    shell_pid, sleep_pid = map(int, line.split())
+    with pytest.raises(ProcessLookupError):
+        os.kill(shell_pid, 0)  # our direct child: killed and reaped
+    await wait_gone(sleep_pid)  # grandchild in the group: killed
+
+
+async def test_cancellation_returns_promptly() -> None:
+    start = anyio.current_time()
+    with anyio.move_on_after(0.3) as scope:
+        await run_process(spec("sleep", "100", timeout=30))
+    assert scope.cancelled_caught
+    assert anyio.current_time() - start < 0.3 + MARGIN
+
+
+async def test_limiter_wait_counts_against_timeout() -> None:
+    limiter = anyio.CapacityLimiter(1)
+    async with limiter:
+        result = await run_process(spec("true", timeout=0.2), limiter=limiter)
+    assert result.timed_out
+    assert result.returncode is None
+    assert result.launch_error is None
+    assert 0.2 <= result.duration < 0.2 + MARGIN
+    assert limiter.borrowed_tokens == 0
+
+
+async def test_limiter_released_after_every_outcome() -> None:
+    limiter = anyio.CapacityLimiter(1)
+    for run in (
+        spec("true"),
+        spec("/nonexistent/x"),
+        spec("sleep", "100", timeout=0.2),
+    ):
+        await run_process(run, limiter=limiter)
+        assert limiter.borrowed_tokens == 0
+
+
+async def test_many_concurrent_runs_with_limiter() -> None:
+    limiter = anyio.CapacityLimiter(8)
+    results: dict[int, ProcessResult] = {}
+
+    async def one(i: int) -> None:
+        results[i] = await run_process(spec("cat", stdin=b"%d" % i), limiter=limiter)
+
+    before = fd_count()
+    async with anyio.create_task_group() as tg:
+        for i in range(200):
+            tg.start_soon(one, i)
+    assert len(results) == 200
+    for i, result in results.items():
+        assert_clean_exit(result)
+        assert result.stdout == b"%d" % i
+    assert limiter.borrowed_tokens == 0
+    assert fd_count() == before
+
+
+async def test_no_fd_leak(tmp_path: Path) -> None:
+    await run_process(spec("true"))  # warm up backend machinery (threads, watchers)
+    before = fd_count()
+    daemon_pids: list[int] = []
+    try:
+        for _ in range(2):
+            await run_process(spec("cat", stdin=PAYLOAD_10MB[:200_000]))
+            await run_process(spec("sleep", "100", stdin=PAYLOAD_10MB, timeout=0.2))
+            await run_process(sh("trap '' TERM; sleep 100", timeout=0.2, kill_grace=0.1))
+            await run_process(spec("/nonexistent/x"))
+            await run_process(sh("sleep 100 & echo hi", drain_timeout=0.1))
+            with anyio.move_on_after(0.2):
+                await run_process(spec("sleep", "100", stdin=PAYLOAD_10MB, timeout=30))
+            result = await run_process(
+                spec(PY, "-c", DAEMON, stdin=PAYLOAD_10MB, drain_timeout=0.1)
+            )
+            daemon_pids.append(int(result.stdout))
+            limiter = anyio.CapacityLimiter(1)
+            async with limiter:
+                await run_process(spec("true", timeout=0.05), limiter=limiter)
+        assert fd_count() == before
+    finally:
+        for pid in daemon_pids:
+            kill_quietly(pid)
+
+
+# --------------------------------------------------------------------------- #
+# Pure helpers
+# --------------------------------------------------------------------------- #
+
+
+def test_shell_argv() -> None:
+    assert shell_argv("echo hi") == ("sh", "-c", "echo hi")
+    assert shell_argv("echo hi", "bash") == ("bash", "-c", "echo hi")
+    assert shell_argv("a | b", shell="/bin/zsh") == ("/bin/zsh", "-c", "a | b")
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        ("python3 hook.py", ("python3", "hook.py")),
+        (
+            "/usr/bin/env python3 /opt/hooks/check.py --strict",
+            ("/usr/bin/env", "python3", "/opt/hooks/check.py", "--strict"),
+        ),
+        ("./hooks/pre-tool.sh", ("./hooks/pre-tool.sh",)),
+        ("  node  hook.js  ", ("node", "hook.js")),
+        ("node\thook.js", ("node", "hook.js")),
+        ("uv run hook.py -v --fast", ("uv", "run", "hook.py", "-v", "--fast")),
+        ("hook-a,b@c:d/e.f+g", ("hook-a,b@c:d/e.f+g",)),
+        ("", None),
+        ("   ", None),
+        ("\t", None),
+        ("a | b", None),
+        ("a && b", None),
+        ("a; b", None),
+        ("a > out", None),
+        ("a < in", None),
+        ("(a)", None),
+        ("echo $HOME", None),
+        ("a `b`", None),
+        ("a\\ b", None),
+        ('a "b c"', None),
+        ("a 'b c'", None),
+        ("ls *.py", None),
+        ("ls ?.py", None),
+        ("ls [ab].py", None),
+        ("a # comment", None),
+        ("ls ~/x", None),
+        ("FOO=1 hook", None),
+        ("hook --opt=1", None),
+        ("a %1", None),
+        ("! a", None),
+        ("a {b,c}", None),
+        ("a ^ b", None),
+        ("a\nb", None),
+        ("a\rb", None),
+        ("a\x0bb", None),
+        ("a\x0cb", None),
+        ("a\x00b", None),
+        ("a\u00a0b", None),
+        ("a\u2003b", None),
+        ("a\x1cb", None),
+        ("echo hi", None),
+        ("cd /tmp", None),
+        ("exit 0", None),
+        ("test -f x", None),
+        ("[ -f x ]", None),
+        ("true", None),
+        ("false", None),
+        ("exec node", None),
+        ("eval x", None),
+        (". ./env.sh", None),
+        ("source env.sh", None),
+        (": noop", None),
+        ("if x", None),
+        ("time node", None),
+        ("command node", None),
+        ("kill 1", None),
+        ("export X", None),
+        ("local x", None),
+        ("select x", None),
+        ("declare x", None),
+        ("wait", None),
+        ("read x", None),
+    ],
+)
+def test_fast_path_argv(command: str, expected: tuple[str, ...] | None) -> None:
+    assert fast_path_argv(command) == expected
+
+
+def test_fast_path_matches_shell_word_splitting() -> None:
+    command = "  printf-args  one\t two   three "
+    argv = fast_path_argv(command)
+    assert argv == ("printf-args", "one", "two", "three")
+    assert argv == tuple(command.split())
+
+
+def test_scrub_env() -> None:
+    environ = {
+        "OPENAI_API_KEY": "x",
+        "GITHUB_TOKEN": "x",
+        "my_secret": "x",
+        "DB_PASSWORD": "x",
+        "SERVICE_APIKEY": "x",
+        "aws_secret_access_key": "x",
+        "Keychain": "x",
+        "PATH": "/bin",
+        "HOME": "/root",
+        "LANG": "C",
+        "CLAUDE_PROJECT_DIR": "/p",
+    }
+    assert scrub_env(environ) == {
+        "PATH": "/bin",
+        "HOME": "/root",
+        "LANG": "C",
+        "CLAUDE_PROJECT_DIR": "/p",
+    }
+    assert environ["GITHUB_TOKEN"] == "x"  # input untouched
+
+
+def test_scrub_env_custom_patterns() -> None:
+    environ = {"HOME": "/root", "INTERNAL_CRED": "x", "GITHUB_TOKEN": "x"}
+    assert scrub_env(environ, ["cred"]) == {"HOME": "/root", "GITHUB_TOKEN": "x"}
+    assert scrub_env(environ, []) == environ
+    assert scrub_env(environ, [""]) == environ
+
+
+def test_default_secret_patterns() -> None:
+    assert DEFAULT_SECRET_PATTERNS == ("KEY", "TOKEN", "SECRET", "PASSWORD", "APIKEY")
+
+
+def test_default_process_limit() -> None:
+    limit = default_process_limit()
+    assert isinstance(limit, int)
+    assert 4 <= limit <= 64
+
+
+def test_spec_validation() -> None:
+    with pytest.raises(ValueError, match="argv"):
+        spec()
+    with pytest.raises(ValueError, match="timeout"):
+        spec("true", timeout=-1)
+    with pytest.raises(ValueError, match="timeout"):
+        spec("true", timeout=float("nan"))
+    with pytest.raises(ValueError, match="stdout_cap"):
+        spec("true", stdout_cap=-1)
+    defaults = spec("true")
+    assert defaults.kill_grace == 0.0
+    assert defaults.stdout_cap == defaults.stderr_cap == 100_000
+    assert defaults.drain_timeout == 2.0
+
+
+async def test_fast_path_argv_runs_like_the_shell(tmp_path: Path) -> None:
+    script = tmp_path / "show-args"
+    script.write_text('#!/bin/sh\nfor a in "$0" "$@"; do printf "[%s]" "$a"; done\n')
+    script.chmod(0o755)
+    command = f"  {script} one\t two   -x --y "
+    argv = fast_path_argv(command)
+    assert argv is not None
+    direct = await run_process(spec(*argv))
+    shelled = await run_process(sh(command))
+    assert_clean_exit(direct)
+    assert direct.stdout == shelled.stdout == f"[{script}][one][two][-x][--y]".encode()

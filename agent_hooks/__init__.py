@@ -29,6 +29,7 @@ from ._capabilities import (
     Rewrite,
     capability,
 )
+from ._command import CommandHook
 from ._diagnostics import Diagnostic, DiagnosticCode, Severity
 from ._dialects import CLAUDE, CODEX, DEEPAGENTS, DOCKER, HEL, Dialect, get_dialect
 from ._errors import AgentHooksError, InvalidPayloadError, RegistrationError, UnknownEventError
@@ -67,6 +68,7 @@ __all__ = [
     "HEL",
     "AgentHooksError",
     "CallbackHook",
+    "CommandHook",
     "CompiledRegistry",
     "ContextLifetime",
     "Decision",

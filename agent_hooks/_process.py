@@ -406,16 +406,22 @@ async def run_process(
                 acquired = True
             try:
                 stdin = _StdinPipe()
+                # Shielded: a spawn cancelled half-way (asyncio connects the
+                # pipes after the fork) would leave a child we hold no handle
+                # on, hence cannot kill as a group nor reap.  Spawning is
+                # short; a deadline or cancellation that arrives meanwhile is
+                # seen at the next checkpoint, with the process in hand.
                 try:
-                    process = await anyio.open_process(
-                        list(spec.argv),
-                        stdin=stdin.read_fd,
-                        stdout=subprocess.PIPE,
-                        stderr=subprocess.PIPE,
-                        cwd=spec.cwd,
-                        env=dict(spec.env),
-                        start_new_session=True,
-                    )
+                    with anyio.CancelScope(shield=True):
+                        process = await anyio.open_process(
+                            list(spec.argv),
+                            stdin=stdin.read_fd,
+                            stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE,
+                            cwd=spec.cwd,
+                            env=dict(spec.env),
+                            start_new_session=True,
+                        )
                 finally:
                     stdin.close_read()  # the child has its copy
             except (OSError, ValueError) as exc:

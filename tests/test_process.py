@@ -469,8 +469,12 @@ async def test_cancellation_returns_promptly() -> None:
 
 async def test_limiter_wait_counts_against_timeout() -> None:
     limiter = anyio.CapacityLimiter(1)
-    async with limiter:
+    someone_else = object()
+    await limiter.acquire_on_behalf_of(someone_else)
+    try:
         result = await run_process(spec("true", timeout=0.2), limiter=limiter)
+    finally:
+        limiter.release_on_behalf_of(someone_else)
     assert result.timed_out
     assert result.returncode is None
     assert result.launch_error is None
@@ -526,8 +530,9 @@ async def test_no_fd_leak(tmp_path: Path) -> None:
             )
             daemon_pids.append(int(result.stdout))
             limiter = anyio.CapacityLimiter(1)
-            async with limiter:
-                await run_process(spec("true", timeout=0.05), limiter=limiter)
+            await limiter.acquire_on_behalf_of(limiter)
+            await run_process(spec("true", timeout=0.05), limiter=limiter)
+            limiter.release_on_behalf_of(limiter)
         assert fd_count() == before
     finally:
         for pid in daemon_pids:

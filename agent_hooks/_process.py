@@ -404,6 +404,7 @@ async def run_process(
             if limiter is not None:
                 await limiter.acquire()
                 acquired = True
+            await anyio.lowlevel.checkpoint_if_cancelled()  # deadline already past: no spawn
             try:
                 stdin = _StdinPipe()
                 # Shielded: a spawn cancelled half-way (asyncio connects the
@@ -427,6 +428,7 @@ async def run_process(
             except (OSError, ValueError) as exc:
                 launch_error = str(exc) or type(exc).__name__
             else:
+                assert process is not None  # (a shielded scope swallows nothing)
                 await _supervise(process, stdin, spec, state)
         if process is None:
             # Deadline hit while waiting for the limiter (or before spawning).

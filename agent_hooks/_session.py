@@ -21,6 +21,7 @@ import attrs
 
 from ._capabilities import CAPABILITIES, EventSpec
 from ._diagnostics import Diagnostic, DiagnosticCode, Severity
+from ._lifecycle import LifecycleMixin
 from ._model import HookInput, HookOutput
 from ._names import HookEvent
 from ._nodes import HandlerResult, HookCall, Outcome
@@ -102,7 +103,7 @@ class Decision(Generic[O]):
         return tuple(m for m in msgs if m)
 
 
-class Session:
+class Session(LifecycleMixin):
     """One agent session: ``async with registry.session(...) as session``.
 
     Args:
@@ -147,6 +148,8 @@ class Session:
         self._running = 0
         self._idle: anyio.Event | None = None
         self._continuations: dict[tuple[HookEvent, str | None], int] = {}
+        self.persistent_context: list[str] = []
+        """Context from SessionStart (via :meth:`start`) that stays for the whole session."""
         self.undelivered: tuple[HandlerResult, ...] = ()
         """After the session closed: background results that no dispatch delivered."""
 

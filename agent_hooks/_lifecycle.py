@@ -1,0 +1,475 @@
+"""Lifecycle helpers: the right events, in the right order, around a tool call and a turn.
+
+These are methods of :class:`~agent_hooks.Session` (mixed in from here); they only
+use ``dispatch``. They return what the agent loop needs as data (what the tool
+ran with, what the model should see, context to add, messages for the user)
+and never touch the application's message list.
+
+Tool call order: ToolInputTransform -> PreToolUse (rewrite; deny skips the tool;
+ask/defer -> PermissionRequest hooks, then the application's permission
+callback) -> the tool -> PostToolUse or PostToolUseFailure -> ToolResponseTransform.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
+
+import anyio
+import attrs
+
+from ._diagnostics import Diagnostic, DiagnosticCode, Severity
+from ._events import (
+    AfterLLMCallInput,
+    BeforeLLMCallInput,
+    PermissionRequestInput,
+    PostToolUseFailureInput,
+    PostToolUseInput,
+    PreToolUseInput,
+    SessionEndInput,
+    SessionStartInput,
+    StopInput,
+    ToolInputTransformInput,
+    ToolResponseTransformInput,
+    TurnEndInput,
+    TurnStartInput,
+    UserPromptSubmitInput,
+)
+from ._model import HookInput, HookOutput
+
+if TYPE_CHECKING:
+    from ._registry import Execution
+    from ._session import Decision
+
+__all__ = [
+    "LifecycleMixin",
+    "PermissionAnswer",
+    "PermissionPrompt",
+    "PromptOutcome",
+    "StopOutcome",
+    "ToolCallOutcome",
+    "TurnOutcome",
+]
+
+O = TypeVar("O", bound=HookOutput)
+
+
+@attrs.frozen(kw_only=True)
+class PermissionPrompt:
+    """What the application's permission callback is asked to decide.
+
+    ``hook_decision`` is what the hooks said: ``allow`` (a PreToolUse or
+    PermissionRequest hook approved: the application may still refuse under
+    its own rules), ``ask`` or ``defer`` (a hook wants a person to decide), or
+    ``None`` (no hook had an opinion: the application's normal permission flow).
+    """
+
+    tool_name: str
+    tool_input: Mapping[str, Any]
+    tool_use_id: str | None
+    hook_decision: Literal["allow", "ask", "defer"] | None
+    reason: str | None
+    """The hook's reason for its decision, when it gave one."""
+
+
+@attrs.frozen(kw_only=True)
+class PermissionAnswer:
+    """The application's answer: allow or not, with a message for the model when not,
+    and optionally a rewritten input."""
+
+    allow: bool
+    message: str | None = None
+    updated_input: Mapping[str, Any] | None = None
+
+
+PermissionCallback = Callable[
+    [PermissionPrompt], "Awaitable[PermissionAnswer | bool] | PermissionAnswer | bool"
+]
+Tool = Callable[[Mapping[str, Any]], Any]
+
+
+@attrs.frozen(kw_only=True)
+class ToolCallOutcome:
+    """Everything that happened around one tool call."""
+
+    tool_name: str
+    ran: bool
+    """Whether the tool was executed."""
+    input: Mapping[str, Any]
+    """The input actually used (after transforms and hook rewrites)."""
+    result: Any = None
+    """The tool's raw return value (``None`` when it did not run or raised)."""
+    error: BaseException | None = None
+    """The exception the tool raised, if it did."""
+    model_view: Any = None
+    """What the model should see as the tool result: the result, a hook's
+    replacement, the joined block feedback, or the denial reason."""
+    denied: bool = False
+    """The call was refused (by a hook or by the permission callback)."""
+    reason: str | None = None
+    """Why it was refused, for the model."""
+    context: str | None = None
+    """Context to add next to the result, newline-joined in order."""
+    messages: tuple[str, ...] = ()
+    """Messages for the user (system messages)."""
+    stop: bool = False
+    """A hook asked the agent to stop entirely (``continue: false``)."""
+    stop_reason: str | None = None
+    duration_ms: int | None = None
+    diagnostics: tuple[Diagnostic, ...] = ()
+    decisions: tuple[Decision[Any], ...] = ()
+    """Every decision made along the way, in order."""
+
+
+@attrs.frozen(kw_only=True)
+class PromptOutcome:
+    """What the hooks did with a submitted prompt."""
+
+    blocked: bool
+    reason: str | None = None
+    context: str | None = None
+    """Context for this turn only."""
+    suppress_original: bool = False
+    session_title: str | None = None
+    messages: tuple[str, ...] = ()
+    stop: bool = False
+    stop_reason: str | None = None
+    decision: Decision[Any] | None = None
+
+
+@attrs.frozen(kw_only=True)
+class TurnOutcome:
+    """Result of a turn-level event (TurnStart, TurnEnd, BeforeLLMCall, AfterLLMCall, SessionStart)."""
+
+    blocked: bool = False
+    reason: str | None = None
+    context: str | None = None
+    messages: tuple[str, ...] = ()
+    rewritten: Any = None
+    """For BeforeLLMCall: the messages as rewritten by hooks (``None``: unchanged)."""
+    stop: bool = False
+    stop_reason: str | None = None
+    decision: Decision[Any] | None = None
+
+
+@attrs.frozen(kw_only=True)
+class StopOutcome:
+    """Whether the agent may stop, or must go on with the hooks' feedback."""
+
+    should_stop: bool
+    feedback: str | None = None
+    """When it must go on: the hooks' reasons, its next instruction."""
+    capped: bool = False
+    """The hooks kept blocking and the continuation cap was reached."""
+    context: str | None = None
+    messages: tuple[str, ...] = ()
+    decision: Decision[Any] | None = None
+
+
+def _jsonable(value: Any) -> Any:
+    try:
+        json.dumps(value)
+    except (TypeError, ValueError):
+        return str(value)
+    return value
+
+
+async def _maybe_await(value: Any) -> Any:
+    if inspect.isawaitable(value):
+        return await value
+    return value
+
+
+def _join(*parts: str | None) -> str | None:
+    texts = [p for p in parts if p]
+    return "\n".join(texts) if texts else None
+
+
+class LifecycleMixin:
+    """Lifecycle helpers of :class:`~agent_hooks.Session`."""
+
+    if TYPE_CHECKING:
+
+        async def dispatch(
+            self,
+            input: HookInput[O],
+            *,
+            execution: Execution | None = None,
+            stop_on_block: bool | None = None,
+        ) -> Decision[O]: ...
+
+    persistent_context: list[str]
+
+    # ------------------------------------------------------------- tools
+
+    async def call_tool(
+        self,
+        tool_name: str,
+        tool_input: Mapping[str, Any],
+        tool: Tool,
+        *,
+        tool_use_id: str | None = None,
+        permission: PermissionCallback | None = None,
+        raise_errors: bool = False,
+    ) -> ToolCallOutcome:
+        """Run one tool call with its hooks, in the harnesses' order.
+
+        ``tool`` is called with the input actually used (sync or async). A tool
+        that raises is reported through PostToolUseFailure and in the outcome;
+        it is re-raised only with ``raise_errors=True``. ``permission`` decides
+        for ask/defer (after PermissionRequest hooks) and confirms hook allows;
+        without it, ask/defer are refused unless a PermissionRequest hook
+        allowed. A permission callback that raises counts as a refusal.
+        """
+        decisions: list[Decision[Any]] = []
+        diags: list[Diagnostic] = []
+        contexts: list[str | None] = []
+        messages: list[str] = []
+        stop_reason: list[str] = []
+
+        def note(d: Decision[Any]) -> None:
+            decisions.append(d)
+            diags.extend(d.diagnostics)
+            messages.extend(d.system_messages)
+            if not d.should_continue:
+                stop_reason.append(d.stop_reason or "")
+
+        def outcome(**kw: Any) -> ToolCallOutcome:
+            return ToolCallOutcome(
+                tool_name=tool_name,
+                context=_join(*contexts),
+                messages=tuple(messages),
+                stop=bool(stop_reason),
+                stop_reason=stop_reason[0] if stop_reason else None,
+                diagnostics=tuple(diags),
+                decisions=tuple(decisions),
+                **kw,
+            )
+
+        current: Mapping[str, Any] = dict(tool_input)
+        d_tr = await self.dispatch(
+            ToolInputTransformInput(
+                tool_name=tool_name, tool_input=current, tool_use_id=tool_use_id
+            )
+        )
+        note(d_tr)
+        rewritten = d_tr.output.updated_input or getattr(d_tr.input, "tool_input", None)
+        if rewritten is not None:
+            current = rewritten
+        pre = await self.dispatch(
+            PreToolUseInput(tool_name=tool_name, tool_input=current, tool_use_id=tool_use_id)
+        )
+        note(pre)
+        contexts.append(pre.context)
+        if pre.output.updated_input is not None:
+            current = pre.output.updated_input
+        else:
+            current = getattr(pre.input, "tool_input", current)
+        verdict = pre.output.permission_decision
+        if verdict == "deny":
+            reason = pre.reason or "denied by a PreToolUse hook"
+            return outcome(ran=False, input=current, denied=True, reason=reason, model_view=reason)
+        hook_decision: Literal["allow", "ask", "defer"] | None = verdict
+        hook_reason = pre.output.permission_decision_reason
+        if verdict in ("ask", "defer"):
+            req = await self.dispatch(
+                PermissionRequestInput(
+                    tool_name=tool_name, tool_input=current, tool_use_id=tool_use_id
+                )
+            )
+            note(req)
+            pd = req.output.permission_decision
+            if pd is not None and pd.behavior == "deny":
+                reason = pd.message or "denied by a PermissionRequest hook"
+                return outcome(
+                    ran=False, input=current, denied=True, reason=reason, model_view=reason
+                )
+            if pd is not None and pd.behavior == "allow":
+                hook_decision = "allow"
+                if pd.updated_input is not None:
+                    current = pd.updated_input
+        answer = await self._ask_permission(
+            permission,
+            PermissionPrompt(
+                tool_name=tool_name,
+                tool_input=current,
+                tool_use_id=tool_use_id,
+                hook_decision=hook_decision,
+                reason=hook_reason,
+            ),
+            diags,
+        )
+        if not answer.allow:
+            reason = answer.message or "permission denied"
+            return outcome(ran=False, input=current, denied=True, reason=reason, model_view=reason)
+        if answer.updated_input is not None:
+            current = answer.updated_input
+
+        start = anyio.current_time()
+        try:
+            result = await _maybe_await(tool(current))
+        except Exception as exc:
+            duration_ms = int((anyio.current_time() - start) * 1000)
+            fail = await self.dispatch(
+                PostToolUseFailureInput(
+                    tool_name=tool_name,
+                    tool_input=current,
+                    tool_use_id=tool_use_id,
+                    error=f"{type(exc).__name__}: {exc}",
+                    is_interrupt=False,
+                    duration_ms=duration_ms,
+                )
+            )
+            note(fail)
+            contexts.append(fail.context)
+            view: Any = f"Error: {type(exc).__name__}: {exc}"
+            if fail.blocked and fail.reason:
+                view = fail.reason
+            if raise_errors:
+                raise
+            return outcome(
+                ran=True, input=current, error=exc, model_view=view, duration_ms=duration_ms
+            )
+        duration_ms = int((anyio.current_time() - start) * 1000)
+        post = await self.dispatch(
+            PostToolUseInput(
+                tool_name=tool_name,
+                tool_input=current,
+                tool_use_id=tool_use_id,
+                tool_response=_jsonable(result),
+                duration_ms=duration_ms,
+            )
+        )
+        note(post)
+        contexts.append(post.context)
+        view = result
+        if post.output.updated_tool_output is not None:
+            view = post.output.updated_tool_output
+        if post.blocked and post.reason:
+            view = post.reason  # block feedback replaces what the model sees
+        transform = await self.dispatch(
+            ToolResponseTransformInput(
+                tool_name=tool_name,
+                tool_input=current,
+                tool_use_id=tool_use_id,
+                tool_response=_jsonable(view),
+            )
+        )
+        note(transform)
+        if transform.output.updated_tool_response is not None:
+            view = transform.output.updated_tool_response
+        return outcome(
+            ran=True, input=current, result=result, model_view=view, duration_ms=duration_ms
+        )
+
+    @staticmethod
+    async def _ask_permission(
+        callback: PermissionCallback | None, prompt: PermissionPrompt, diags: list[Diagnostic]
+    ) -> PermissionAnswer:
+        if callback is None:
+            if prompt.hook_decision in ("ask", "defer"):
+                return PermissionAnswer(
+                    allow=False,
+                    message=prompt.reason
+                    or f"{prompt.tool_name} needs approval and no one can approve it",
+                )
+            return PermissionAnswer(allow=True)
+        try:
+            answer = await _maybe_await(callback(prompt))
+        except Exception as exc:
+            diags.append(
+                Diagnostic(
+                    code=DiagnosticCode.HANDLER_ERROR,
+                    message=f"permission callback raised {type(exc).__name__}: {exc}; counted as a refusal",
+                    severity=Severity.ERROR,
+                )
+            )
+            return PermissionAnswer(allow=False, message="permission check failed")
+        if isinstance(answer, PermissionAnswer):
+            return answer
+        return PermissionAnswer(allow=bool(answer))
+
+    # ------------------------------------------------------------- turns
+
+    async def submit_prompt(self, prompt: str) -> PromptOutcome:
+        """UserPromptSubmit: block the prompt, add context for this turn, suppress the original."""
+        d = await self.dispatch(UserPromptSubmitInput(prompt=prompt))
+        return PromptOutcome(
+            blocked=d.blocked,
+            reason=d.reason,
+            context=d.context,
+            suppress_original=bool(d.output.suppress_original_prompt),
+            session_title=d.output.session_title,
+            messages=d.system_messages,
+            stop=not d.should_continue,
+            stop_reason=d.stop_reason,
+            decision=d,
+        )
+
+    async def turn_start(self) -> TurnOutcome:
+        """TurnStart: context for this turn only."""
+        return _turn(await self.dispatch(TurnStartInput()))
+
+    async def turn_end(self, reason: str | None = None) -> TurnOutcome:
+        """TurnEnd, whatever ended the turn."""
+        return _turn(await self.dispatch(TurnEndInput(reason=reason)))
+
+    async def before_llm_call(
+        self, messages: Sequence[Any] | None = None, **fields: Any
+    ) -> TurnOutcome:
+        """BeforeLLMCall: a block stops the run; hooks may rewrite the messages."""
+        d = await self.dispatch(BeforeLLMCallInput(messages=messages, **fields))
+        rewritten = d.output.messages
+        if rewritten is None and getattr(d.input, "messages", messages) is not messages:
+            rewritten = getattr(d.input, "messages", None)
+        return attrs.evolve(_turn(d), rewritten=rewritten)
+
+    async def after_llm_call(self, **fields: Any) -> TurnOutcome:
+        """AfterLLMCall (usage, cost, model_id, stop_response ...)."""
+        return _turn(await self.dispatch(AfterLLMCallInput(**fields)))
+
+    async def check_stop(self, last_assistant_message: str | None = None) -> StopOutcome:
+        """Stop: whether the agent may end its turn or must continue with feedback.
+
+        The session sets ``stop_hook_active`` and enforces the continuation cap.
+        """
+        d = await self.dispatch(StopInput(last_assistant_message=last_assistant_message))
+        capped = any(x.code is DiagnosticCode.CONTINUATION_CAP for x in d.diagnostics)
+        must_go_on = d.blocked and d.should_continue
+        return StopOutcome(
+            should_stop=not must_go_on,
+            feedback=d.reason if must_go_on else None,
+            capped=capped,
+            context=d.context,
+            messages=d.system_messages,
+            decision=d,
+        )
+
+    # ----------------------------------------------------------- session
+
+    async def start(self, source: str = "startup", *, model: str | None = None) -> TurnOutcome:
+        """SessionStart: context that persists for the session (kept in
+        :attr:`persistent_context` too, plain-stdout context included)."""
+        d = await self.dispatch(SessionStartInput(source=source, model=model))
+        if d.context:
+            self.persistent_context.append(d.context)
+        return _turn(d)
+
+    async def end(self, reason: str = "other") -> TurnOutcome:
+        """SessionEnd: runs shielded within the registry's ``session_end_timeout``,
+        even while the agent is being cancelled."""
+        return _turn(await self.dispatch(SessionEndInput(reason=reason)))
+
+
+def _turn(d: Decision[Any]) -> TurnOutcome:
+    return TurnOutcome(
+        blocked=d.blocked,
+        reason=d.reason if d.blocked else None,
+        context=d.context,
+        messages=d.system_messages,
+        stop=not d.should_continue,
+        stop_reason=d.stop_reason,
+        decision=d,
+    )

@@ -34,6 +34,14 @@ from ._diagnostics import Diagnostic, DiagnosticCode, Severity
 from ._dialects import CLAUDE, CODEX, DEEPAGENTS, DOCKER, HEL, Dialect, get_dialect
 from ._errors import AgentHooksError, InvalidPayloadError, RegistrationError, UnknownEventError
 from ._events import *  # noqa: F403 - every event's input and output class
+from ._lifecycle import (
+    PermissionAnswer,
+    PermissionPrompt,
+    PromptOutcome,
+    StopOutcome,
+    ToolCallOutcome,
+    TurnOutcome,
+)
 from ._model import HookInput, HookOutput
 from ._names import HookEvent, parse_event
 from ._nodes import Handler, HandlerInfo, HandlerNode, HandlerResult, HookCall, OnError, Outcome
@@ -94,11 +102,17 @@ __all__ = [
     "MatcherGroup",
     "OnError",
     "Outcome",
+    "PermissionAnswer",
+    "PermissionPrompt",
+    "PromptOutcome",
     "RegistrationError",
     "Rewrite",
     "Session",
     "Severity",
     "Source",
+    "StopOutcome",
+    "ToolCallOutcome",
+    "TurnOutcome",
     "SourcedGroups",
     "UnknownEventError",
     "capability",

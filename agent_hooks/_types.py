@@ -174,7 +174,10 @@ def convert(t: TypeDesc, value: Any, *, wire: str, output: bool) -> Any:
             return value
     elif kind == "float":
         if isinstance(value, (int, float)) and not isinstance(value, bool):
-            return float(value)
+            try:
+                return float(value)
+            except OverflowError:  # an integer beyond the float range
+                raise WireBadValue(f"expected {t.describe()}, got a number too large") from None
     elif kind == "literal":
         if value in t.values and type(value) in {type(v) for v in t.values}:
             return value

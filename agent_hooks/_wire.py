@@ -43,6 +43,7 @@ _SPECIFIC_KEYS = ("hookSpecificOutput", "hook_specific_output")
 _EVENT_NAME_KEYS = ("hookEventName", "hook_event_name")
 _ASYNC_KEYS = ("async", "async_")
 _ASYNC_TIMEOUT_KEYS = ("asyncTimeout", "async_timeout")
+_MAX_ASYNC_TIMEOUT_MS = 1e300  # beyond the float range (a huge JSON integer) is not a timeout
 
 O = TypeVar("O", bound=HookOutput)
 
@@ -125,7 +126,7 @@ def decode_input(
     if isinstance(data, (bytes, str)):
         try:
             obj = _load_json(data)
-        except ValueError as exc:
+        except (ValueError, RecursionError) as exc:  # RecursionError: nested too deeply
             raise InvalidPayloadError(f"payload is not valid JSON ({exc})") from None
     else:
         obj = data
@@ -305,19 +306,23 @@ _ADAPTERS: Mapping[HookEvent, Callable[[dict[str, Any], list[Diagnostic]], dict[
 }
 
 
+_NO_ANSWER: Any = object()
+"""What ``_parse_answer`` returns for an empty or unparsable answer (JSON ``null`` is ``None``)."""
+
+
 def _parse_answer(data: bytes | str | Mapping[str, Any] | None, diags: list[Diagnostic]) -> Any:
     if data is None:
-        return None
+        return _NO_ANSWER
     if isinstance(data, Mapping):
         return dict(data)
     text = data.decode("utf-8", errors="replace") if isinstance(data, bytes) else data
     if not text.strip():
-        return None
+        return _NO_ANSWER
     try:
         return json.loads(text)
-    except ValueError as exc:
+    except (ValueError, RecursionError) as exc:  # RecursionError: nested too deeply
         diags.append(_diag(DiagnosticCode.MALFORMED_JSON, f"output is not valid JSON: {exc}", "$"))
-        return None
+        return _NO_ANSWER
 
 
 def decode_output(
@@ -340,7 +345,7 @@ def decode_output(
     wire = _wire_of(dialect)
     diags: list[Diagnostic] = []
     obj = _parse_answer(data, diags)
-    if obj is None:
+    if obj is _NO_ANSWER:
         return DecodedOutput(output=None, diagnostics=tuple(diags))
     if not isinstance(obj, dict):
         diags.append(
@@ -368,7 +373,11 @@ def decode_output(
             else:
                 diags.append(_diag(DiagnosticCode.WRONG_TYPE, f"{key!r} must be a boolean", path))
         elif key in _ASYNC_TIMEOUT_KEYS:
-            if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0:
+            if (
+                isinstance(value, (int, float))
+                and not isinstance(value, bool)
+                and 0 < value <= _MAX_ASYNC_TIMEOUT_MS
+            ):
                 async_timeout = float(value) / 1000.0
             else:
                 diags.append(

@@ -1,0 +1,155 @@
+"""The whole hook graph as one hook: one payload in, one reduced answer out.
+
+Used by ``agent-hooks run`` (one process per event, for harnesses that call a
+command hook), by ``agent-hooks serve`` (Claude Code's ``type: "http"`` hooks)
+and by the Claude Agent SDK adapter. The answer is the reduced decision in the
+wire form of the payload's dialect (PascalCase event name: claude; snake_case:
+docker), carrying only fields that say something; ``{}`` when nobody had an
+opinion.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+
+from ._diagnostics import Diagnostic, Severity
+from ._dialects import WireFormat
+from ._errors import InvalidPayloadError, UnknownEventError
+from ._model import HookOutput
+from ._registry import HookRegistry
+from ._session import Decision, Session
+from ._wire import decode_input, encode_output
+
+__all__ = [
+    "BridgeResult",
+    "answer_json",
+    "diagnostic_lines",
+    "dispatch_payload",
+    "dumps",
+    "report_json",
+]
+
+
+@attrs.frozen(kw_only=True)
+class BridgeResult:
+    """What a bridge prints and how it exits.
+
+    ``answer`` is the JSON object for stdout; ``diagnostics`` go to stderr, one
+    line each; ``exit_code`` is 0 (answered), 1 (bad payload or internal error:
+    non-blocking for every harness) or 2 (``fail_closed`` and an internal error:
+    the harness blocks with ``error`` as the reason).
+    """
+
+    answer: dict[str, Any]
+    exit_code: int = 0
+    error: str | None = None
+    diagnostics: tuple[Diagnostic, ...] = ()
+    decision: Decision[Any] | None = None
+    wire: WireFormat = "claude"
+
+
+def answer_json(output: HookOutput, wire: WireFormat) -> dict[str, Any]:
+    """The reduced answer as wire JSON, without fields that say nothing
+    (``continue: true``, ``suppressOutput: false``)."""
+    if output.continue_ is True or output.suppress_output is False:
+        output = attrs.evolve(
+            output,
+            continue_=None if output.continue_ is True else output.continue_,
+            suppress_output=None if output.suppress_output is False else output.suppress_output,
+        )
+    return encode_output(output, wire)
+
+
+async def dispatch_payload(
+    data: bytes | str | Mapping[str, Any],
+    registry: HookRegistry,
+    *,
+    project_dir: str | None = None,
+    fail_closed: bool = False,
+    session: Session | None = None,
+) -> BridgeResult:
+    """Decode one payload, dispatch it through ``registry`` (in ``session`` when
+    given, else in a one-off session) and return the reduced answer. Never raises
+    for bad payloads or failing hooks."""
+    try:
+        decoded = decode_input(data)
+    except (InvalidPayloadError, UnknownEventError) as exc:
+        return _failure(str(exc), fail_closed)
+    hook_input = decoded.input
+    project = project_dir or os.environ.get("CLAUDE_PROJECT_DIR") or hook_input.cwd
+    try:
+        if session is not None:
+            decision = await session.dispatch(hook_input)
+        else:
+            async with registry.session(
+                session_id=hook_input.session_id, cwd=hook_input.cwd, project_dir=project
+            ) as one_off:
+                decision = await one_off.dispatch(hook_input)
+    except Exception as exc:  # an internal error, never a hook's: hooks are contained
+        return _failure(f"agent_hooks internal error: {type(exc).__name__}: {exc}", fail_closed)
+    return BridgeResult(
+        answer=answer_json(decision.output, decoded.wire),
+        diagnostics=(*decoded.diagnostics, *registry.diagnostics, *decision.diagnostics),
+        decision=decision,
+        wire=decoded.wire,
+    )
+
+
+def _failure(message: str, fail_closed: bool) -> BridgeResult:
+    return BridgeResult(answer={}, exit_code=2 if fail_closed else 1, error=message)
+
+
+def report_json(result: BridgeResult) -> dict[str, Any]:
+    """``--report``: the decision plus, per handler in order, who it is and how it ran."""
+    decision = result.decision
+    handlers = []
+    if decision is not None:
+        for r in decision.results:
+            info = r.handler
+            handlers.append(
+                {
+                    "name": info.name if info else None,
+                    "source": info.source if info else None,
+                    "matcher": info.matcher if info else None,
+                    "kind": info.kind if info else None,
+                    "outcome": r.outcome.value,
+                    "exit_code": r.exit_code,
+                    "duration_ms": round(r.duration * 1000, 3),
+                    "diagnostics": [_diag_json(d) for d in r.diagnostics],
+                }
+            )
+    return {
+        "event": decision.event.value if decision else None,
+        "decision": result.answer,
+        "handlers": handlers,
+        "diagnostics": [_diag_json(d) for d in result.diagnostics],
+        "error": result.error,
+    }
+
+
+def _diag_json(d: Diagnostic) -> dict[str, Any]:
+    return {
+        "code": d.code.value,
+        "severity": d.severity.value,
+        "message": d.message,
+        "source": d.source,
+        "location": d.location,
+        "handler": d.handler,
+    }
+
+
+def diagnostic_lines(result: BridgeResult) -> list[str]:
+    """Lines for stderr: the error first, then every diagnostic worth a line."""
+    lines = [f"agent-hooks: {result.error}"] if result.error else []
+    lines += [f"agent-hooks: {d}" for d in result.diagnostics if d.severity is not Severity.INFO]
+    return lines
+
+
+def dumps(obj: Any) -> str:
+    """Compact JSON for stdout."""
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)

@@ -14,7 +14,16 @@ leader of its own process group and has no controlling terminal, so killing the
 group reaches every descendant that did not move itself to another group, and
 ``/dev/tty`` cannot be opened by the child.
 
-Works on the asyncio and trio backends of anyio.
+The child's stdin is a pipe this module creates and owns (the read end is
+given to the child as fd 0, the non-blocking write end is fed by us) rather
+than one made by the backend: that way the write end can be closed at any
+moment on both backends, even while a descendant holds the read end and never
+reads it (an asyncio pipe transport with unsent data would stay open).
+stdout and stderr are ordinary ``subprocess.PIPE`` streams of
+:func:`anyio.open_process`.
+
+Works on the asyncio and trio backends of anyio (needs ``anyio.wait_writable``
+and ``anyio.notify_closing``, anyio >= 4.7).  POSIX only (process groups).
 """
 
 from __future__ import annotations
@@ -199,7 +208,14 @@ class _State:
 
 
 def _killpg(pgid: int, sig: int) -> None:
-    """Signal a process group; a group that is already gone is not an error."""
+    """Signal a process group; a group that is already gone is not an error.
+
+    The group id is the child's pid.  While any member of the group lives the
+    kernel does not reuse that id, so signalling after the leader was reaped
+    only hits our descendants; the one theoretical miss (group empty, pid
+    recycled by an unrelated new group leader within the drain window) is
+    accepted.
+    """
     with suppress(ProcessLookupError, PermissionError):
         os.killpg(pgid, sig)
 
@@ -384,6 +400,11 @@ async def run_process(
       descendant that left the process group (``setsid``) is not killed, only cut
       off.  Descendants that closed their inherited pipes are left alone;
     * the child dies from a signal: ``signal`` is its number.
+
+    ``timed_out`` means "the child was still running at the deadline" (or
+    never started because of it).  If the child had already exited and only the
+    post-exit drain was cut by the deadline, the result is not a timeout: the
+    exit status stands and the lingering descendants are killed.
 
     Cancellation of the caller kills the group the same way (shielded, bounded),
     reaps the child, closes every pipe, then re-raises.  In every path the pipes

@@ -239,20 +239,23 @@ def _legacy_pre_tool_use(obj: dict[str, Any], diags: list[Diagnostic]) -> dict[s
     decision = obj.get("decision")
     if decision not in ("approve", "block"):
         return obj
-    obj = dict(obj)
-    del obj["decision"]
-    reason = obj.pop("reason", None)
     specific = None
     for key in _SPECIFIC_KEYS:
         if isinstance(obj.get(key), dict):
             specific = key
-    block = dict(obj.get(specific, {})) if specific else {}
-    if not any(k in block for k in ("permissionDecision", "permission_decision")):
-        block["permissionDecision"] = "allow" if decision == "approve" else "deny"
-        if reason is not None and not any(
-            k in block for k in ("permissionDecisionReason", "permission_decision_reason")
-        ):
-            block["permissionDecisionReason"] = reason
+    block = dict(obj[specific]) if specific else {}
+    if any(k in block for k in ("permissionDecision", "permission_decision")):
+        # An explicit permissionDecision is read as it is, and so is the top-level
+        # decision next to it: a "block" still blocks (and keeps its reason); an
+        # "approve" is an invalid value of the universal field, ignored with a diagnostic.
+        return obj
+    obj = dict(obj)
+    del obj["decision"]
+    block["permissionDecision"] = "allow" if decision == "approve" else "deny"
+    if "reason" in obj and not any(
+        k in block for k in ("permissionDecisionReason", "permission_decision_reason")
+    ):
+        block["permissionDecisionReason"] = obj.pop("reason")
     obj[specific or "hookSpecificOutput"] = block
     diags.append(
         _diag(

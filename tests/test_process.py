@@ -249,6 +249,13 @@ async def test_missing_program_on_path_is_launch_error() -> None:
     assert result.returncode is None
 
 
+async def test_nul_byte_in_argv_is_launch_error() -> None:
+    result = await run_process(sh("echo a\0b"))
+    assert result.launch_error is not None
+    assert "null" in result.launch_error
+    assert result.returncode is None
+
+
 async def test_missing_cwd_is_launch_error(tmp_path: Path) -> None:
     result = await run_process(spec("true", cwd=str(tmp_path / "missing")))
     assert result.launch_error is not None

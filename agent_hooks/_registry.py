@@ -60,6 +60,9 @@ class HookMatcher:
     matcher: str | None = None
     hooks: list[Any] = attrs.Factory(list)
     timeout: float | None = None
+    on_failure: Literal["continue", "block"] | None = None
+    """The Claude Agent SDK's failure switch for the group: ``block`` fails closed
+    (like ``on_error="block"``), ``continue`` fails open."""
 
 
 @attrs.frozen(kw_only=True)
@@ -84,6 +87,8 @@ class MatcherGroup:
     matcher: str | None = None
     nodes: tuple[HandlerNode, ...] = ()
     timeout: float | None = None
+    on_error: OnError | None = None
+    """Failure policy for the group's handlers that set none."""
     location: str | None = None
     """Where the group is in its source (``PreToolUse[0]``)."""
     node_locations: tuple[str | None, ...] = ()
@@ -116,6 +121,9 @@ def to_node(handler: Any) -> HandlerNode:
     )
 
 
+_SDK_FAILURE: Mapping[str, OnError] = {"block": "block", "continue": "warn"}
+
+
 def _groups_from_hooks(
     hooks: Mapping[HookEvent | str, Sequence[HookMatcher]],
 ) -> tuple[MatcherGroup, ...]:
@@ -143,6 +151,7 @@ def _groups_from_hooks(
                     matcher=m.matcher,
                     nodes=tuple(nodes),
                     timeout=m.timeout,
+                    on_error=_SDK_FAILURE.get(m.on_failure) if m.on_failure else None,
                     location=f"{event.value}[{gi}]",
                     node_locations=tuple(
                         f"{event.value}[{gi}].hooks[{hi}]" for hi in range(len(nodes))
@@ -265,9 +274,7 @@ class HookRegistry:
     session_end_timeout: float = 1.5
     background_drain_timeout: float = 5.0
     secret_env_patterns: tuple[str, ...] = ("KEY", "TOKEN", "SECRET", "PASSWORD", "APIKEY")
-    _cache: list[CompiledRegistry] = attrs.field(
-        factory=list, init=False, eq=False, repr=False
-    )
+    _cache: list[CompiledRegistry] = attrs.field(factory=list, init=False, eq=False, repr=False)
 
     def __init__(
         self,
@@ -482,7 +489,7 @@ def _compile_node(
     timeout = node.timeout or group.timeout or src.dialect.default_timeout or spec.default_timeout
     if src.dialect.min_timeout:
         timeout = max(timeout, src.dialect.min_timeout)
-    policy: OnError = node.on_error or reg._policy(spec.event) or "warn"
+    policy: OnError = node.on_error or group.on_error or reg._policy(spec.event) or "warn"
     if spec.fails_closed and src.dialect is DOCKER:
         policy = "block"
     info = HandlerInfo(

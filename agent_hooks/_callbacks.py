@@ -89,6 +89,34 @@ def _error(message: str, code: DiagnosticCode = DiagnosticCode.INVALID_OUTPUT) -
     )
 
 
+_INVALID_ANSWER = frozenset(
+    {
+        DiagnosticCode.WRONG_TYPE,
+        DiagnosticCode.INVALID_VALUE,
+        DiagnosticCode.UNKNOWN_FIELD,
+        DiagnosticCode.NOT_OBJECT,
+        DiagnosticCode.MISMATCHED_OUTPUT,
+        DiagnosticCode.INVALID_OUTPUT,
+    }
+)
+"""Diagnostics that make a callback's answer invalid: it then holds no decision at all
+(command output stays lenient: its valid siblings are kept)."""
+
+
+def _invalid(name: str, diags: tuple[Diagnostic, ...]) -> HandlerResult:
+    message = f"{name} returned an invalid answer; it holds no decision"
+    return HandlerResult(
+        outcome=Outcome.ERROR,
+        diagnostics=(
+            *diags,
+            Diagnostic(
+                code=DiagnosticCode.INVALID_OUTPUT, message=message, severity=Severity.ERROR
+            ),
+        ),
+        reason=message,
+    )
+
+
 def _interpret(call: HookCall, answer: Any, name: str) -> HandlerResult:
     spec = call.spec
     if answer is None:
@@ -100,6 +128,8 @@ def _interpret(call: HookCall, answer: Any, name: str) -> HandlerResult:
                 f"expected {spec.output_type.__name__} or None"
             )
         output, diags = check_output(spec, answer)
+        if output is None:
+            return _invalid(name, diags)
         return HandlerResult(output=output, diagnostics=diags)
     if isinstance(answer, dict):
         decoded = decode_output(spec.event, answer, dialect="claude")
@@ -115,6 +145,8 @@ def _interpret(call: HookCall, answer: Any, name: str) -> HandlerResult:
                     ),
                 ),
             )
+        if any(d.code in _INVALID_ANSWER for d in decoded.diagnostics):
+            return _invalid(name, decoded.diagnostics)
         return HandlerResult(output=decoded.output, diagnostics=decoded.diagnostics)
     return _error(
         f"{name} returned {type(answer).__name__}; expected a dict, "

@@ -7,7 +7,9 @@ and never touch the application's message list.
 
 Tool call order: ToolInputTransform -> PreToolUse (rewrite; deny skips the tool;
 ask/defer -> PermissionRequest hooks, then the application's permission
-callback) -> the tool -> PostToolUse or PostToolUseFailure -> ToolResponseTransform.
+callback) -> the tool -> ToolResponseTransform (its rewrite is what PostToolUse
+hooks and the model see, as in Docker Agent) -> PostToolUse; or, when the tool
+raised, PostToolUseFailure.
 """
 
 from __future__ import annotations
@@ -232,6 +234,8 @@ class LifecycleMixin:
         def note(d: Decision[Any]) -> None:
             decisions.append(d)
             diags.extend(d.diagnostics)
+            # every dispatch may deliver context from background hooks that finished
+            contexts.append(d.context)
             messages.extend(d.system_messages)
             if not d.should_continue:
                 stop_reason.append(d.stop_reason or "")
@@ -262,13 +266,12 @@ class LifecycleMixin:
             PreToolUseInput(tool_name=tool_name, tool_input=current, tool_use_id=tool_use_id)
         )
         note(pre)
-        contexts.append(pre.context)
         if pre.output.updated_input is not None:
             current = pre.output.updated_input
         else:
             current = getattr(pre.input, "tool_input", current)
         verdict = pre.output.permission_decision
-        if verdict == "deny":
+        if verdict == "deny" or pre.blocked:  # also the deprecated decision: "block"
             reason = pre.reason or "denied by a PreToolUse hook"
             return outcome(ran=False, input=current, denied=True, reason=reason, model_view=reason)
         hook_decision: Literal["allow", "ask", "defer"] | None = verdict
@@ -283,6 +286,8 @@ class LifecycleMixin:
             pd = req.output.permission_decision
             if pd is not None and pd.behavior == "deny":
                 reason = pd.message or "denied by a PermissionRequest hook"
+                if pd.interrupt:
+                    stop_reason.append(reason)
                 return outcome(
                     ran=False, input=current, denied=True, reason=reason, model_view=reason
                 )
@@ -323,7 +328,6 @@ class LifecycleMixin:
                 )
             )
             note(fail)
-            contexts.append(fail.context)
             view: Any = f"Error: {type(exc).__name__}: {exc}"
             if fail.blocked and fail.reason:
                 view = fail.reason
@@ -333,33 +337,32 @@ class LifecycleMixin:
                 ran=True, input=current, error=exc, model_view=view, duration_ms=duration_ms
             )
         duration_ms = int((anyio.current_time() - start) * 1000)
-        post = await self.dispatch(
-            PostToolUseInput(
-                tool_name=tool_name,
-                tool_input=current,
-                tool_use_id=tool_use_id,
-                tool_response=_jsonable(result),
-                duration_ms=duration_ms,
-            )
-        )
-        note(post)
-        contexts.append(post.context)
         view = result
-        if post.output.updated_tool_output is not None:
-            view = post.output.updated_tool_output
-        if post.blocked and post.reason:
-            view = post.reason  # block feedback replaces what the model sees
         transform = await self.dispatch(
             ToolResponseTransformInput(
                 tool_name=tool_name,
                 tool_input=current,
                 tool_use_id=tool_use_id,
-                tool_response=_jsonable(view),
+                tool_response=_jsonable(result),
             )
         )
         note(transform)
         if transform.output.updated_tool_response is not None:
             view = transform.output.updated_tool_response
+        post = await self.dispatch(
+            PostToolUseInput(
+                tool_name=tool_name,
+                tool_input=current,
+                tool_use_id=tool_use_id,
+                tool_response=_jsonable(view),
+                duration_ms=duration_ms,
+            )
+        )
+        note(post)
+        if post.output.updated_tool_output is not None:
+            view = post.output.updated_tool_output
+        if post.blocked and post.reason:
+            view = post.reason  # block feedback replaces what the model sees
         return outcome(
             ran=True, input=current, result=result, model_view=view, duration_ms=duration_ms
         )

@@ -7,19 +7,27 @@ code here.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import attrs
 
 from ._capabilities import EventSpec, Exit2
-from ._diagnostics import Diagnostic, DiagnosticCode
+from ._diagnostics import Diagnostic, DiagnosticCode, Severity
 from ._model import HookOutput, Merge
-from ._types import FieldCodec, field_codecs
+from ._types import FieldCodec, TypeDesc, field_codecs
 
-__all__ = ["blocking_output", "check_output", "is_blocking", "rank_key", "strip_decisions"]
+__all__ = [
+    "blocking_output",
+    "check_output",
+    "decision_field",
+    "is_blocking",
+    "rank_key",
+    "strip_decisions",
+]
 
 
-def _decision_field(cls: type[HookOutput]) -> FieldCodec | None:
+def decision_field(cls: type[HookOutput]) -> FieldCodec | None:
     """The event's own decision field (a RANK field other than the universal ``decision``)."""
     for fc in field_codecs(cls, True):
         if fc.info.merge is Merge.RANK and fc.name != "decision":
@@ -46,7 +54,7 @@ def blocking_output(spec: EventSpec, reason: str) -> HookOutput | None:
     if spec.exit2 is Exit2.USER:
         return cls(system_message=reason) if reason else None
     if spec.exit2 is Exit2.DENY:
-        fc = _decision_field(cls)
+        fc = decision_field(cls)
         if fc is not None:
             strongest = fc.info.rank[0]
             if fc.type.kind == "object" and fc.type.cls is not None and fc.info.rank_by:
@@ -85,8 +93,72 @@ def strip_decisions(output: HookOutput) -> HookOutput:
     return attrs.evolve(output, **cleared) if cleared else output
 
 
-def check_output(spec: EventSpec, output: HookOutput) -> tuple[HookOutput, tuple[Diagnostic, ...]]:
-    """Drop the fields of a typed answer that the event does not honour, saying so."""
+def _fits(t: TypeDesc, value: Any) -> bool:
+    """Whether a Python value fits a field type (the typed twin of the wire codec's check)."""
+    if value is None:
+        return t.nullable or t.kind == "any"
+    kind = t.kind
+    if kind == "any":
+        return True
+    if kind == "str":
+        return isinstance(value, str)
+    if kind == "bool":
+        return isinstance(value, bool)
+    if kind == "int":
+        return isinstance(value, int) and not isinstance(value, bool)
+    if kind == "float":
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if kind == "literal":
+        return any(value == v and type(value) is type(v) for v in t.values)
+    if kind == "map":
+        (vt,) = t.values
+        return isinstance(value, Mapping) and (
+            vt.kind == "any" or all(_fits(vt, v) for v in value.values())
+        )
+    if kind == "list":
+        (it,) = t.values
+        return isinstance(value, (list, tuple)) and all(_fits(it, v) for v in value)
+    if kind == "object":
+        return t.cls is not None and isinstance(value, t.cls) and not _misfits(value)
+    if kind == "union":
+        return any(_fits(m, value) for m in t.values)
+    return False
+
+
+_CODECS: dict[type, tuple[FieldCodec, ...]] = {}
+
+
+def _codecs(cls: type) -> tuple[FieldCodec, ...]:
+    found = _CODECS.get(cls)
+    if found is None:
+        _CODECS[cls] = found = field_codecs(cls, True)
+    return found
+
+
+def _misfits(value: Any) -> list[FieldCodec]:
+    return [fc for fc in _codecs(type(value)) if not _fits(fc.type, getattr(value, fc.name))]
+
+
+def check_output(
+    spec: EventSpec, output: HookOutput
+) -> tuple[HookOutput | None, tuple[Diagnostic, ...]]:
+    """Check a typed answer: values of the wrong type or outside their allowed set make
+    the whole answer invalid (``None`` with an ``invalid_value`` diagnostic); fields the
+    event does not honour are dropped, saying so."""
+    bad = _misfits(output)
+    if bad:
+        diags = tuple(
+            Diagnostic(
+                code=DiagnosticCode.INVALID_VALUE,
+                message=(
+                    f"{fc.name} = {getattr(output, fc.name)!r} is not {fc.type.describe()}"
+                    + (" or None" if fc.type.nullable else "")
+                ),
+                severity=Severity.ERROR,
+            )
+            for fc in bad
+        )
+        return None, diags
     honoured = spec.honoured_fields
     dropped = [
         a.name

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Hashable, Iterable, Mapping, Sequence
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal
 
 import anyio
@@ -203,6 +204,10 @@ class CompiledRegistry:
     nodes: Mapping[HookEvent, tuple[CompiledNode, ...]]
     """Every enabled node per event, in order (for reports and ``check``)."""
     disabled: tuple[CompiledNode, ...]
+    tool_aliases: Mapping[str, str]
+    """The registry's tool aliases as compiled (later edits of the dict change nothing)."""
+    execution: Mapping[HookEvent, Execution]
+    """``parallel`` or ``chained`` for every event: the registry's option, else the table."""
     _index: Mapping[HookEvent, _EventIndex]
 
     def select(self, event: HookEvent, input: HookInput[Any]) -> tuple[CompiledNode, ...]:
@@ -360,6 +365,8 @@ def _compile(reg: HookRegistry) -> CompiledRegistry:
     for _, sg in ordered:
         diags.extend(sg.diagnostics)
         src = sg.source
+        if src.env:  # a copy: editing the caller's dict after compiling changes nothing
+            src = attrs.evolve(src, env=MappingProxyType(dict(src.env)))
         for group in sg.groups:
             spec = CAPABILITIES[group.event]
             where = {"source": src.label, "location": group.location}
@@ -394,14 +401,20 @@ def _compile(reg: HookRegistry) -> CompiledRegistry:
         index[event] = _EventIndex(
             spec=CAPABILITIES[event],
             always=always,
-            exact={k: tuple(v) for k, v in exact.items()},
+            exact=MappingProxyType({k: tuple(v) for k, v in exact.items()}),
             regex=regex,
             static=all_nodes if len(always) == len(groups) else None,
             has_dedupe=any(n.node.dedupe_key is not None for n in all_nodes),
         )
         flat[event] = all_nodes
     return CompiledRegistry(
-        registry=reg, diagnostics=tuple(diags), nodes=flat, disabled=tuple(disabled), index=index
+        registry=reg,
+        diagnostics=tuple(diags),
+        nodes=MappingProxyType(flat),
+        disabled=tuple(disabled),
+        tool_aliases=MappingProxyType(dict(reg.tool_aliases)),
+        execution=MappingProxyType({e: reg.execution_for(e) for e in CAPABILITIES}),
+        index=MappingProxyType(index),
     )
 
 

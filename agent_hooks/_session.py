@@ -228,7 +228,7 @@ class Session(LifecycleMixin):
             fill["transcript_path"] = self.transcript_path
         if input.permission_mode is None and self.permission_mode is not None:
             fill["permission_mode"] = self.permission_mode
-        aliases = self._registry.tool_aliases
+        aliases = self._compiled.tool_aliases
         if aliases:
             tool = getattr(input, "tool_name", None)
             if isinstance(tool, str) and tool in aliases:
@@ -262,7 +262,7 @@ class Session(LifecycleMixin):
                     self._start_background(cn, spec, input)
                 else:
                     foreground.append(cn)
-            mode = execution or self._registry.execution_for(spec.event)
+            mode = execution or self._compiled.execution[spec.event]
             if mode == "chained":
                 chain_stop = (
                     self._registry.stop_on_block if stop_on_block is None else stop_on_block

@@ -1,0 +1,570 @@
+"""Handler kinds: the table that turns one configured handler entry into a node.
+
+Every loader hands each entry of a matcher group's ``hooks`` list to
+:func:`build_handler`, which looks its ``type`` up in a :data:`HandlerKinds`
+mapping (``type`` name -> factory). A factory reads the entry (a mapping, as
+parsed from JSON, YAML or TOML) and returns a
+:class:`~agent_hooks.HandlerNode`, or ``None`` after reporting why the entry
+was dropped. Factories never raise on bad content: they report diagnostics
+through :class:`KindContext` and keep what is usable.
+
+Built in: ``command``. A ``type`` nobody registered (``prompt``, ``agent``,
+``http``, ``mcp_tool``, Docker Agent's ``builtin`` and ``model`` ...) becomes a
+*disabled* node with a ``handler_disabled`` diagnostic: it is listed (by
+``agent-hooks check``, in ``CompiledRegistry.disabled``) but never runs. Pass
+your own table to any loader (``kinds={**default_kinds(), "http": my_factory}``)
+to make more kinds runnable.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import attrs
+
+from ._command import CommandHook, timeout_diagnostic
+from ._diagnostics import Diagnostic, DiagnosticCode, Severity
+from ._dialects import CLAUDE, DEEPAGENTS, Dialect
+from ._names import HookEvent
+from ._nodes import HandlerNode, HandlerResult, HookCall, OnError
+
+__all__ = [
+    "HandlerKinds",
+    "KindContext",
+    "KindFactory",
+    "build_handler",
+    "command_kind",
+    "default_kinds",
+    "disabled_node",
+]
+
+
+@attrs.frozen(kw_only=True)
+class KindContext:
+    """What a kind factory may need besides the entry itself.
+
+    ``diagnostics`` is the loader's sink: factories append to it (use
+    :meth:`report`), they never raise on bad configuration.
+    """
+
+    dialect: Dialect = CLAUDE
+    """The dialect of the configuration file (decides defaults and accepted fields)."""
+    source: str = "python"
+    """The source label: the configuration file's path."""
+    location: str | None = None
+    """Where the entry is in its file: ``hooks.PreToolUse[0].hooks[1]``."""
+    event: HookEvent | None = None
+    """The event the entry is configured under."""
+    config_dir: str | None = None
+    """The directory of the configuration file."""
+    project_dir: str | None = None
+    """The project root, when known (``${CLAUDE_PROJECT_DIR}``)."""
+    plugin_root: str | None = None
+    """The plugin's installation directory (``${CLAUDE_PLUGIN_ROOT}``), for plugin hooks."""
+    plugin_data: str | None = None
+    """The plugin's data directory (``${CLAUDE_PLUGIN_DATA}``), for plugin hooks."""
+    diagnostics: list[Diagnostic] = attrs.field(factory=list, eq=False, repr=False)
+    """The sink for what the factory has to say."""
+
+    def report(
+        self,
+        code: DiagnosticCode,
+        message: str,
+        *,
+        severity: Severity = Severity.WARNING,
+        location: str | None = None,
+        handler: str | None = None,
+    ) -> None:
+        """Append a diagnostic naming this entry's file and location."""
+        self.diagnostics.append(
+            Diagnostic(
+                code=code,
+                message=message,
+                severity=severity,
+                source=self.source,
+                location=location or self.location,
+                handler=handler,
+            )
+        )
+
+    @property
+    def placeholders(self) -> dict[str, str]:
+        """The path placeholders known here, by variable name."""
+        values: dict[str, str] = {}
+        if self.project_dir:
+            values["CLAUDE_PROJECT_DIR"] = self.project_dir
+        if self.plugin_root:
+            values["CLAUDE_PLUGIN_ROOT"] = values["PLUGIN_ROOT"] = self.plugin_root
+        if self.plugin_data:
+            values["CLAUDE_PLUGIN_DATA"] = values["PLUGIN_DATA"] = self.plugin_data
+        return values
+
+    def substitute(self, text: str) -> str:
+        """Replace ``${CLAUDE_PLUGIN_ROOT}``-style placeholders whose value is known."""
+        values = self.placeholders
+        return _PLACEHOLDER.sub(lambda m: values.get(m.group(1), m.group(0)), text)
+
+
+KindFactory = Callable[[Mapping[str, Any], KindContext], "HandlerNode | None"]
+"""Builds a node from one handler entry; returns ``None`` (after reporting) to drop it."""
+
+HandlerKinds = Mapping[str, KindFactory]
+"""A handler ``type`` name -> the factory that builds it."""
+
+_PLACEHOLDER = re.compile(
+    r"\$\{(CLAUDE_PROJECT_DIR|CLAUDE_PLUGIN_ROOT|PLUGIN_ROOT|CLAUDE_PLUGIN_DATA|PLUGIN_DATA)\}"
+)
+
+_UNAVAILABLE: dict[str, str] = {
+    "prompt": "prompt hooks (a model judges the event) cannot run here yet",
+    "agent": "agent hooks (a subagent verifies the event) cannot run here yet",
+    "http": "HTTP hooks cannot run here yet",
+    "mcp_tool": "MCP tool hooks cannot run here yet",
+    "builtin": "Docker Agent built-in hooks cannot run here yet",
+    "model": "Docker Agent model hooks (LLM as a judge) cannot run here yet",
+    "python": "no Python handler factory is registered",
+}
+"""Handler types some harness defines, that the default table cannot run."""
+
+
+def default_kinds() -> dict[str, KindFactory]:
+    """A fresh copy of the built-in table (``command``); add your own factories to it."""
+    return {"command": command_kind}
+
+
+async def _never_runs(call: HookCall) -> HandlerResult:
+    return HandlerResult()
+
+
+def _entry_name(kind: str, entry: Mapping[str, Any]) -> str:
+    name = entry.get("name")
+    if isinstance(name, str) and name:
+        return name
+    for key, fmt in (
+        ("command", "{}"),
+        ("url", "{}"),
+        ("model", "model:{}"),
+        ("prompt", "{}"),
+    ):
+        value = entry.get(key)
+        if isinstance(value, str) and value.strip():
+            text = fmt.format(value.strip())
+            if kind == "builtin" and key == "command":
+                text = f"builtin:{text}"
+            return text if len(text) <= 80 else text[:77] + "..."
+    server, tool = entry.get("server"), entry.get("tool")
+    if isinstance(server, str) and isinstance(tool, str):
+        return f"{server}/{tool}"
+    return kind
+
+
+def disabled_node(
+    kind: str,
+    entry: Mapping[str, Any],
+    ctx: KindContext,
+    *,
+    why: str | None = None,
+    severity: Severity | None = None,
+) -> HandlerNode:
+    """A node that is listed but never runs, with a ``handler_disabled`` diagnostic.
+
+    ``why`` defaults to "handler type '<kind>' is not available: ...".
+    """
+    name = _entry_name(kind, entry)
+    if why is None:
+        detail = _UNAVAILABLE.get(kind, "no handler factory is registered for this type")
+        why = f"handler type {kind!r} is not available: {detail}"
+    if severity is None:
+        severity = Severity.WARNING if kind in _UNAVAILABLE else Severity.ERROR
+    ctx.report(
+        DiagnosticCode.HANDLER_DISABLED,
+        f"{why}; kept as a disabled entry that never runs",
+        severity=severity,
+        handler=name,
+    )
+    status = entry.get("statusMessage", entry.get("status_message"))
+    return HandlerNode(
+        name=name,
+        kind=kind,
+        call=_never_runs,
+        status_message=status if isinstance(status, str) else None,
+        disabled=why,
+    )
+
+
+def _describe(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, Mapping):
+        return "an object"
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    return type(value).__name__
+
+
+def build_handler(
+    entry: object, ctx: KindContext, kinds: HandlerKinds | None = None
+) -> HandlerNode | None:
+    """Build one configured handler through the kind table; ``None`` when it was dropped.
+
+    Never raises: a malformed entry, an unknown ``type`` or a failing factory
+    becomes a diagnostic in ``ctx.diagnostics``.
+    """
+    table = default_kinds() if kinds is None else kinds
+    if not isinstance(entry, Mapping):
+        ctx.report(
+            DiagnosticCode.INVALID_HANDLER,
+            f"a handler must be an object, got {_describe(entry)}; dropped",
+            severity=Severity.ERROR,
+        )
+        return None
+    kind = entry.get("type")
+    if kind is None:
+        if "command" in entry:
+            ctx.report(
+                DiagnosticCode.INVALID_CONFIG,
+                "handler has no 'type'; read as a command handler",
+            )
+            kind = "command"
+        else:
+            ctx.report(
+                DiagnosticCode.INVALID_HANDLER,
+                "handler has no 'type' (and no 'command'); dropped",
+                severity=Severity.ERROR,
+            )
+            return None
+    if not isinstance(kind, str) or not kind.strip():
+        ctx.report(
+            DiagnosticCode.INVALID_HANDLER,
+            f"handler 'type' must be a non-empty string, got {_describe(kind)}; dropped",
+            severity=Severity.ERROR,
+        )
+        return None
+    factory = table.get(kind)
+    if factory is None:
+        return disabled_node(kind, entry, ctx)
+    try:
+        return factory(entry, ctx)
+    except Exception as exc:  # a factory's bug must not stop the rest from loading
+        ctx.report(
+            DiagnosticCode.INVALID_HANDLER,
+            f"handler of type {kind!r} could not be built ({exc}); dropped",
+            severity=Severity.ERROR,
+        )
+        return None
+
+
+# ----------------------------------------------------------------- command
+
+_COMMAND_KEYS = frozenset(
+    {
+        "type",
+        "command",
+        "args",
+        "argv",
+        "timeout",
+        "statusMessage",
+        "status_message",
+        "async",
+        "asyncRewake",
+        "if",
+        "shell",
+        "name",
+        "env",
+        "working_dir",
+        "on_error",
+        "once",
+        "commandWindows",
+        "strict_output",
+        "rewakeMessage",
+        "rewakeSummary",
+    }
+)
+"""Every field some harness defines for command handlers (Claude Code, Deep Agents
+Code, Codex, Docker Agent, hel)."""
+
+_VAR_REF = re.compile(r"\$\{(?:env\.)?([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def _timeout(entry: Mapping[str, Any], ctx: KindContext, name: str) -> float | None:
+    value = entry.get("timeout")
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        ctx.report(
+            DiagnosticCode.INVALID_CONFIG,
+            f"'timeout' must be a number of seconds, got {_describe(value)}; the default is used",
+            handler=name,
+        )
+        return None
+    seconds = float(value)
+    if math.isnan(seconds):
+        seconds = 0.0
+    minimum = ctx.dialect.min_timeout
+    if minimum and seconds < minimum:
+        ctx.report(
+            DiagnosticCode.INVALID_CONFIG,
+            f"timeout {seconds:g} is below the minimum of {minimum:g}s for {ctx.dialect.name}; raised to {minimum:g}",
+            severity=Severity.INFO,
+            handler=name,
+        )
+        seconds = minimum
+    if not seconds > 0:
+        ctx.report(
+            DiagnosticCode.INVALID_CONFIG,
+            f"'timeout' must be a positive number of seconds, got {value!r}; the default is used",
+            handler=name,
+        )
+        return None
+    if math.isinf(seconds):
+        ctx.report(
+            DiagnosticCode.INVALID_CONFIG,
+            "'timeout' is infinite; the default is used",
+            handler=name,
+        )
+        return None
+    diag = timeout_diagnostic(seconds, where=ctx.location)
+    if diag is not None:
+        ctx.diagnostics.append(diag.at(source=ctx.source, handler=name))
+    return seconds
+
+
+def _flag(entry: Mapping[str, Any], key: str, ctx: KindContext, name: str) -> bool:
+    value = entry.get(key)
+    if value is None:
+        return False
+    if not isinstance(value, bool):
+        ctx.report(
+            DiagnosticCode.INVALID_CONFIG,
+            f"{key!r} must be true or false, got {_describe(value)}; read as false",
+            handler=name,
+        )
+        return False
+    return value
+
+
+def _string(entry: Mapping[str, Any], key: str, ctx: KindContext, name: str) -> str | None:
+    value = entry.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        ctx.report(
+            DiagnosticCode.INVALID_CONFIG,
+            f"{key!r} must be a string, got {_describe(value)}; ignored",
+            handler=name,
+        )
+        return None
+    return value
+
+
+def _env(entry: Mapping[str, Any], ctx: KindContext, name: str) -> dict[str, str]:
+    value = entry.get("env")
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        ctx.report(
+            DiagnosticCode.INVALID_CONFIG,
+            f"'env' must be an object of names to values, got {_describe(value)}; ignored",
+            handler=name,
+        )
+        return {}
+    env: dict[str, str] = {}
+    for key, item in value.items():
+        if isinstance(item, bool):
+            env[str(key)] = "true" if item else "false"
+        elif isinstance(item, (str, int, float)):
+            env[str(key)] = str(item)
+        else:
+            ctx.report(
+                DiagnosticCode.INVALID_CONFIG,
+                f"env value of {key!r} must be a string, got {_describe(item)}; ignored",
+                handler=name,
+            )
+    return env
+
+
+def _working_dir(entry: Mapping[str, Any], ctx: KindContext, name: str) -> str | None:
+    raw = _string(entry, "working_dir", ctx, name)
+    if raw is None:
+        return None
+    # Docker Agent: ~, $VAR, ${VAR} and ${env.VAR}, expanded now from this process's
+    # environment (an unset variable expands to nothing).
+    expanded = _VAR_REF.sub(lambda m: os.environ.get(m.group(1) or m.group(2) or "", ""), raw)
+    if not expanded.strip():
+        ctx.report(
+            DiagnosticCode.INVALID_CONFIG,
+            f"working_dir {raw!r} expands to nothing; the default directory is used",
+            handler=name,
+        )
+        return None
+    return expanded
+
+
+def _on_error(entry: Mapping[str, Any], ctx: KindContext, name: str) -> OnError | None:
+    value = entry.get("on_error")
+    if value is None:
+        return None
+    if value in ("warn", "ignore", "block"):
+        return value  # type: ignore[no-any-return]
+    ctx.report(
+        DiagnosticCode.INVALID_CONFIG,
+        f"'on_error' must be warn, ignore or block, got {value!r}; ignored",
+        handler=name,
+    )
+    return None
+
+
+def _argv(
+    entry: Mapping[str, Any], command: str, ctx: KindContext, name: str
+) -> tuple[list[str] | None, bool]:
+    """The exec-form argv (``args``: Claude Code/Docker Agent, ``argv``: Deep Agents
+    Code), or None for shell form; the flag is False when the entry must be dropped."""
+    if "argv" in entry and entry["argv"] is not None:
+        value = entry["argv"]
+        if (
+            not isinstance(value, (list, tuple))
+            or not value
+            or not all(isinstance(a, str) for a in value)
+        ):
+            ctx.report(
+                DiagnosticCode.INVALID_HANDLER,
+                f"'argv' must be a non-empty list of strings, got {_describe(value)}; handler dropped",
+                severity=Severity.ERROR,
+                handler=name,
+            )
+            return None, False
+        if "args" in entry:
+            ctx.report(
+                DiagnosticCode.INVALID_CONFIG,
+                "both 'argv' and 'args' are set; 'argv' is used",
+                handler=name,
+            )
+        return [str(a) for a in value], True
+    if "args" in entry and entry["args"] is not None:
+        value = entry["args"]
+        if not isinstance(value, (list, tuple)) or not all(isinstance(a, str) for a in value):
+            ctx.report(
+                DiagnosticCode.INVALID_HANDLER,
+                f"'args' must be a list of strings, got {_describe(value)}; handler dropped",
+                severity=Severity.ERROR,
+                handler=name,
+            )
+            return None, False
+        if "/" not in command and "\\" not in command and any(c.isspace() for c in command):
+            ctx.report(
+                DiagnosticCode.INVALID_CONFIG,
+                f"with 'args', 'command' is the executable only; there is no program named {command!r} "
+                "(move the extra words into 'args')",
+                handler=name,
+            )
+        return [command, *(str(a) for a in value)], True
+    return None, True
+
+
+def command_kind(entry: Mapping[str, Any], ctx: KindContext) -> HandlerNode | None:
+    """The ``command`` kind: a :class:`~agent_hooks.CommandHook` from a config entry.
+
+    Fields: ``command`` (required), ``args`` (Claude Code: exec form, ``command``
+    is the executable) or ``argv`` (Deep Agents Code: the argv to run, ``command``
+    is for display), ``shell``, ``timeout`` (seconds; below the dialect's minimum
+    it is raised), ``statusMessage``/``status_message``, ``async``, ``asyncRewake``,
+    ``if``, ``name``, ``env``, ``working_dir``, ``on_error``; ``commandWindows``
+    replaces ``command`` on Windows only. Path placeholders are substituted in the
+    exec form; the shell form reads them from the environment.
+    """
+    command = entry.get("command")
+    if os.name == "nt" and isinstance(entry.get("commandWindows"), str):  # pragma: no cover
+        command = entry["commandWindows"]
+    label = _entry_name("command", entry)
+    if not isinstance(command, str) or not command.strip():
+        ctx.report(
+            DiagnosticCode.INVALID_HANDLER,
+            f"command handler needs 'command' as a non-empty string, got {_describe(command)}; dropped",
+            severity=Severity.ERROR,
+            handler=label if label != "command" else None,
+        )
+        return None
+    for key in entry:
+        if key not in _COMMAND_KEYS:
+            ctx.report(
+                DiagnosticCode.INVALID_CONFIG,
+                f"unknown field {key!r} in a command handler; ignored",
+                handler=label,
+            )
+    argv, ok = _argv(entry, command, ctx, label)
+    if not ok:
+        return None
+    if argv is not None:
+        argv = [ctx.substitute(a) for a in argv]
+        leftover = {m.group(1) for a in argv for m in _PLACEHOLDER.finditer(a)}
+        if leftover:
+            ctx.report(
+                DiagnosticCode.INVALID_CONFIG,
+                "exec form refers to "
+                + ", ".join(f"${{{v}}}" for v in sorted(leftover))
+                + " but its value is not known here; passed through unchanged",
+                handler=label,
+            )
+    async_ = _flag(entry, "async", ctx, label)
+    rewake = _flag(entry, "asyncRewake", ctx, label)
+    if ctx.dialect is DEEPAGENTS and (async_ or rewake):
+        key = "async" if async_ else "asyncRewake"
+        return disabled_node(
+            "command",
+            entry,
+            ctx,
+            why=f'"{key}": true is not supported by Deep Agents Code',
+            severity=Severity.ERROR,
+        )
+    for key in ("rewakeMessage", "rewakeSummary"):
+        if key in entry:
+            ctx.report(
+                DiagnosticCode.INVALID_CONFIG,
+                f"{key!r} is not supported; ignored",
+                severity=Severity.INFO,
+                handler=label,
+            )
+    if entry.get("once") is True:
+        ctx.report(
+            DiagnosticCode.INVALID_CONFIG,
+            "'once' is only honoured for hooks in skill frontmatter; ignored here",
+            severity=Severity.INFO,
+            handler=label,
+        )
+    if entry.get("strict_output") is True:
+        ctx.report(
+            DiagnosticCode.INVALID_CONFIG,
+            "'strict_output' is not enforced; non-JSON output is read as usual",
+            severity=Severity.INFO,
+            handler=label,
+        )
+    name = _string(entry, "name", ctx, label)
+    if name is None and argv is not None and "argv" in entry:
+        name = command  # Deep Agents Code: 'command' is what the user reads
+    shell = _string(entry, "shell", ctx, label)
+    hook = CommandHook(
+        command=None if argv is not None else command,
+        argv=argv,
+        timeout=_timeout(entry, ctx, label),
+        status_message=_string(entry, "statusMessage", ctx, label)
+        or _string(entry, "status_message", ctx, label),
+        env=_env(entry, ctx, label),
+        working_dir=_working_dir(entry, ctx, label),
+        on_error=_on_error(entry, ctx, label),
+        async_=async_,
+        async_rewake=rewake,
+        shell=shell if argv is None else None,
+        name=name,
+        if_rule=_string(entry, "if", ctx, label),
+    )
+    return hook.to_node()

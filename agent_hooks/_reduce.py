@@ -8,21 +8,62 @@ knows an event by name or a handler by kind.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
+
+import attrs
 
 from ._capabilities import EventSpec
 from ._diagnostics import Diagnostic, DiagnosticCode, Severity
 from ._model import HookOutput, Merge
 from ._nodes import HandlerResult
-from ._outputs import rank_key
 from ._types import field_codecs
 
 __all__ = ["reduce_results"]
 
 
+@attrs.frozen
+class _Step:
+    """One field's merge rule, read once per output class from its field metadata."""
+
+    name: str
+    merge: Merge
+    key: str
+    """The claude wire key, for messages."""
+    order: Mapping[Any, int]
+    """RANK: value -> strength (0 is the strongest)."""
+    rank_by: str | None
+    companion: str | None
+    join_companion: bool
+
+
+_PLANS: dict[type, tuple[_Step, ...]] = {}
+
+
+def _plan(cls: type[HookOutput]) -> tuple[_Step, ...]:
+    found = _PLANS.get(cls)
+    if found is None:
+        found = tuple(
+            _Step(
+                name=fc.name,
+                merge=fc.info.merge,
+                key=fc.key("claude"),
+                order={v: i for i, v in enumerate(fc.info.rank)},
+                rank_by=fc.info.rank_by,
+                companion=fc.info.companion,
+                join_companion=fc.info.join_companion,
+            )
+            for fc in field_codecs(cls, True)
+            if fc.info.merge is not Merge.COMPANION
+        )
+        _PLANS[cls] = found
+    return found
+
+
 def _who(result: HandlerResult) -> str:
-    return result.handler.name if result.handler else "a handler"
+    if result.handler is None:
+        return "a handler"
+    return f"{result.handler.name} ({result.handler.source})"
 
 
 def reduce_results(
@@ -34,38 +75,39 @@ def reduce_results(
     later rewrite building on an earlier one is not reported as an override.
     """
     cls = spec.output_type
-    answered = [r for r in results if r.output is not None]
+    answered = [(r, r.output) for r in results if r.output is not None]
     if not answered:
         return cls(), ()
     diags: list[Diagnostic] = []
     values: dict[str, Any] = {}
-    for fc in field_codecs(cls, True):
-        merge = fc.info.merge
-        if merge is Merge.COMPANION:
-            continue
-        name = fc.name
-        pairs = [
-            (r, getattr(r.output, name))
-            for r in answered
-            if getattr(r.output, name, None) is not None
-        ]
-        if name == "system_message":
-            pairs = [(r, v) for r, v in pairs if not getattr(r.output, "suppress_output", False)]
+    for step in _plan(cls):
+        name = step.name
+        pairs = [(r, v) for r, o in answered if (v := getattr(o, name, None)) is not None]
         if not pairs:
             continue
+        merge = step.merge
+        if name == "system_message":
+            pairs = [(r, v) for r, v in pairs if not getattr(r.output, "suppress_output", False)]
+            if not pairs:
+                continue
         if merge is Merge.FIRST:
             values[name] = pairs[0][1]
         elif merge is Merge.LAST:
             values[name] = pairs[-1][1]
             if len(pairs) > 1 and not chained:
+                winner = pairs[-1][0]
+                info = winner.handler
                 diags.append(
                     Diagnostic(
                         code=DiagnosticCode.OVERRIDDEN,
                         message=(
-                            f"{fc.key('claude')} from {', '.join(_who(r) for r, _ in pairs[:-1])} "
-                            f"overridden by {_who(pairs[-1][0])} (last in configuration order wins)"
+                            f"{step.key} from {', '.join(_who(r) for r, _ in pairs[:-1])} "
+                            f"overridden by {_who(winner)} (last in configuration order wins)"
                         ),
                         severity=Severity.WARNING,
+                        source=info.source if info else None,
+                        location=info.location if info else None,
+                        handler=info.name if info else None,
                     )
                 )
         elif merge is Merge.JOIN:
@@ -82,18 +124,17 @@ def reduce_results(
                 merged.update(v)
             values[name] = merged
         elif merge is Merge.RANK:
-            order = {v: i for i, v in enumerate(fc.info.rank)}
-            best = min(pairs, key=lambda p: order.get(rank_key(fc, p[1]), len(order)))
-            winning = rank_key(fc, best[1])
+            order, rank_by, weakest = step.order, step.rank_by, len(step.order)
+            ranked = [(r, v, getattr(v, rank_by) if rank_by else v) for r, v in pairs]
+            best = min(ranked, key=lambda p: order.get(p[2], weakest))
             values[name] = best[1]
-            companion = fc.info.companion
-            if companion and not fc.info.rank_by:
-                at_rank = [r for r, v in pairs if rank_key(fc, v) == winning]
+            companion = step.companion
+            if companion and not rank_by:
                 texts = [
-                    getattr(r.output, companion)
-                    for r in at_rank
-                    if getattr(r.output, companion, None) is not None
+                    text
+                    for r, _, k in ranked
+                    if k == best[2] and (text := getattr(r.output, companion, None)) is not None
                 ]
                 if texts:
-                    values[companion] = "\n".join(texts) if fc.info.join_companion else texts[0]
+                    values[companion] = "\n".join(texts) if step.join_companion else texts[0]
     return cls(**values), tuple(diags)

@@ -220,9 +220,9 @@ def output_schema(event: HookEvent | str) -> dict[str, Any]:
             "properties": {
                 "hookEventName": {
                     "description": (
-                        "Names the event the block is for. Claude Code requires it; "
-                        "agent_hooks accepts it missing and ignores the block when it "
-                        "names another event."
+                        "Names the event these fields are for. Claude Code requires it; "
+                        "agent_hooks accepts it missing, and ignores the fields next to it "
+                        "when it names another event."
                     ),
                     "const": ev.value,
                 },

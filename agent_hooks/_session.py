@@ -177,9 +177,13 @@ class Session(LifecycleMixin):
                     while self._running:
                         self._idle = anyio.Event()
                         await self._idle.wait()
-            tg.cancel_scope.cancel()
+        # Background work is the session's, not the body's: cancel what is left and close
+        # the group as if the body ended cleanly, so that an exception from the body
+        # propagates as it is instead of inside an exception group.
+        tg.cancel_scope.cancel()
         try:
-            return await tg.__aexit__(exc_type, exc, tb)
+            await tg.__aexit__(None, None, None)
+            return None
         finally:
             self._tg = None
             self.undelivered = tuple(self._pending)
@@ -280,7 +284,7 @@ class Session(LifecycleMixin):
         all_diags = [d for r in results for d in r.diagnostics]
         all_diags.extend(diags)
         if spec.counts_continuations:
-            output = self._count_continuation(spec, input, output, all_diags)
+            output = self._count_continuation(spec, input, output, results, all_diags)
         background = tuple(self._pending)
         self._pending.clear()
         rewake = tuple(self._rewake)
@@ -298,7 +302,12 @@ class Session(LifecycleMixin):
         )
 
     def _count_continuation(
-        self, spec: EventSpec, input: HookInput[Any], output: HookOutput, diags: list[Diagnostic]
+        self,
+        spec: EventSpec,
+        input: HookInput[Any],
+        output: HookOutput,
+        results: Sequence[HandlerResult],
+        diags: list[Diagnostic],
     ) -> HookOutput:
         key = (spec.event, input.agent_id)
         if not is_blocking(output):
@@ -308,14 +317,20 @@ class Session(LifecycleMixin):
         cap = self._registry.stop_continuation_cap
         if count > cap:
             self._continuations.pop(key, None)
+            blockers = [r.handler for r in results if r.handler and is_blocking(r.output)]
+            first = blockers[0] if blockers else None
             diags.append(
                 Diagnostic(
                     code=DiagnosticCode.CONTINUATION_CAP,
                     message=(
-                        f"{spec.event.value} blocked {cap} times in a row; this block is not "
+                        f"{spec.event.value} blocked {cap} times in a row; this block "
+                        f"(from {', '.join(h.name for h in blockers) or 'the handlers'}) is not "
                         "honoured and the agent may stop"
                     ),
                     severity=Severity.WARNING,
+                    source=first.source if first else None,
+                    location=first.location if first else None,
+                    handler=first.name if first else None,
                 )
             )
             return attrs.evolve(output, decision=None, reason=None)
@@ -444,45 +459,48 @@ class Session(LifecycleMixin):
         self._tg.start_soon(self._background, cn, spec, input)
 
     async def _background(self, cn: CompiledNode, spec: EventSpec, input: HookInput[Any]) -> None:
+        # The work counts as pending until the session's callbacks have seen its result,
+        # so that a closing session waits for them too instead of cutting them short.
         try:
-            result = await self._run(cn, spec, input, None)
-        except anyio.get_cancelled_exc_class():
-            self._deliver(
-                cn,
-                HandlerResult(
-                    outcome=Outcome.CANCELLED,
-                    handler=cn.info,
-                    reason="cancelled when the session closed",
-                    diagnostics=(
-                        Diagnostic(
-                            code=DiagnosticCode.BACKGROUND_CANCELLED,
-                            message="background hook still running when the session closed; cancelled",
-                            severity=Severity.WARNING,
-                            source=cn.info.source,
-                            location=cn.info.location,
-                            handler=cn.info.name,
+            try:
+                result = await self._run(cn, spec, input, None)
+            except anyio.get_cancelled_exc_class():
+                self._deliver(
+                    cn,
+                    HandlerResult(
+                        outcome=Outcome.CANCELLED,
+                        handler=cn.info,
+                        reason="cancelled when the session closed",
+                        diagnostics=(
+                            Diagnostic(
+                                code=DiagnosticCode.BACKGROUND_CANCELLED,
+                                message="background hook still running when the session closed; cancelled",
+                                severity=Severity.WARNING,
+                                source=cn.info.source,
+                                location=cn.info.location,
+                                handler=cn.info.name,
+                            ),
                         ),
                     ),
-                ),
-            )
-            raise
+                )
+                raise
+            delivered = self._deliver(cn, result)
+            if self._on_background_result is not None:
+                maybe = self._on_background_result(delivered)
+                if maybe is not None:
+                    await maybe
+            if (
+                result.outcome is Outcome.BLOCKED
+                and cn.node.async_rewake
+                and self._on_rewake is not None
+            ):
+                maybe = self._on_rewake(result.reason or "")
+                if maybe is not None:
+                    await maybe
         finally:
             self._running -= 1
             if self._running == 0 and self._idle is not None:
                 self._idle.set()
-        delivered = self._deliver(cn, result)
-        if self._on_background_result is not None:
-            maybe = self._on_background_result(delivered)
-            if maybe is not None:
-                await maybe
-        if (
-            result.outcome is Outcome.BLOCKED
-            and cn.node.async_rewake
-            and self._on_rewake is not None
-        ):
-            maybe = self._on_rewake(result.reason or "")
-            if maybe is not None:
-                await maybe
 
     def _deliver(self, cn: CompiledNode, result: HandlerResult) -> HandlerResult:
         diags = list(result.diagnostics)

@@ -125,8 +125,12 @@ def field_codecs(cls: type, output: bool) -> tuple[FieldCodec, ...]:
     """The codecs of an attrs class's fields.
 
     ``output`` selects the key rule: outputs use camelCase in the claude wire
-    format; inputs use the snake_case Python names in both formats.
+    format; inputs use the snake_case Python names in both formats. Computed
+    once per class and cached.
     """
+    cached = _CODECS.get((cls, output))
+    if cached is not None:
+        return cached
     hints = typing.get_type_hints(cls)
     result = []
     for a in attrs.fields(cls):

@@ -462,6 +462,15 @@ def _set(
             )
         )
         return
+    if fc.name in values:
+        diags.append(
+            _diag(
+                DiagnosticCode.INVALID_VALUE,
+                f"{fc.key('claude')!r} given twice (in two spellings); the first one is kept",
+                path,
+            )
+        )
+        return
     try:
         values[fc.name] = convert(fc.type, value, wire=wire, output=True)
     except WireBadValue as exc:

@@ -82,7 +82,9 @@ async def test_every_handler_kind_mixes_in_one_group_and_runs() -> None:
 
     def sdk_plain(input_data: dict[str, Any], tool_use_id: str | None, context: Any) -> Any:
         seen["sdk_plain"] = input_data
-        return {"hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": "sdk_plain"}}
+        return {
+            "hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": "sdk_plain"}
+        }
 
     async def node_call(call: HookCall) -> HandlerResult:
         seen["node"] = call
@@ -178,7 +180,9 @@ async def test_sdk_callback_with_defaulted_context_and_async_callable_object() -
     assert decision.system_messages == ("defaults ok",)
 
 
-@pytest.mark.parametrize("key", ["PreToolUse", "pre_tool_use", "PRE_TOOL_USE", HookEvent.PRE_TOOL_USE])
+@pytest.mark.parametrize(
+    "key", ["PreToolUse", "pre_tool_use", "PRE_TOOL_USE", HookEvent.PRE_TOOL_USE]
+)
 async def test_event_keys_accept_either_spelling(key: Any) -> None:
     async def hook(input: PreToolUseInput) -> PreToolUseOutput:
         return ctx("ran")
@@ -257,7 +261,9 @@ def test_a_group_must_be_a_hook_matcher() -> None:
 
 
 def group(event: HookEvent, *nodes: HandlerNode, matcher: str | None = None) -> MatcherGroup:
-    return MatcherGroup(event=event, matcher=matcher, nodes=tuple(nodes), location=f"{event.value}[0]")
+    return MatcherGroup(
+        event=event, matcher=matcher, nodes=tuple(nodes), location=f"{event.value}[0]"
+    )
 
 
 def recorder(name: str, log: list[str]) -> HandlerNode:
@@ -433,7 +439,9 @@ async def test_base_hook_output_is_accepted_from_typed_callbacks() -> None:
     async def generic(input: Any) -> HookOutput:
         return HookOutput(system_message="hello")
 
-    registry = HookRegistry({"PreToolUse": [HookMatcher(hooks=[generic])], "Stop": [HookMatcher(hooks=[generic])]})
+    registry = HookRegistry(
+        {"PreToolUse": [HookMatcher(hooks=[generic])], "Stop": [HookMatcher(hooks=[generic])]}
+    )
     async with registry.session() as session:
         assert (await session.dispatch(bash())).system_messages == ("hello",)
         assert (await session.dispatch(StopInput())).system_messages == ("hello",)
@@ -443,7 +451,9 @@ async def test_plain_callbacks_can_run_in_a_worker_thread() -> None:
     def slow(input: PreToolUseInput) -> PreToolUseOutput:
         return ctx("thread")
 
-    registry = HookRegistry({"PreToolUse": [HookMatcher(hooks=[CallbackHook(callback=slow, thread=True)])]})
+    registry = HookRegistry(
+        {"PreToolUse": [HookMatcher(hooks=[CallbackHook(callback=slow, thread=True)])]}
+    )
     async with registry.session() as session:
         with anyio.fail_after(5):
             decision = await session.dispatch(bash())

@@ -1,0 +1,410 @@
+"""Claude Code configuration: settings files, managed policy, plugin ``hooks/hooks.json``.
+
+The same ``{"hooks": {Event: [{"matcher", "hooks": [...]}]}}`` shape is read for
+Codex's ``hooks.json`` and hel's ``.hel/hooks.json`` (see their modules).
+
+Across files (:func:`load_claude`):
+
+* every file's groups are kept (additive), ordered managed (100), project (200),
+  local (210), user (300), plugins (400, 401, ... in the order given);
+* ``disableAllHooks``: the value of the highest-precedence settings file that
+  sets it wins (managed, the caller's override, local, project, user). When it is
+  true, user, project, local and plugin hooks are not loaded; managed hooks are
+  only switched off when the managed file itself says so;
+* ``allowManagedHooksOnly`` (honoured in managed policy only): user, project,
+  local and plugin hooks are not loaded, except plugins marked ``managed``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from .._diagnostics import DiagnosticCode, Severity
+from .._dialects import CLAUDE, Dialect
+from .._kinds import HandlerKinds
+from .._nodes import HandlerNode
+from .._trust import TrustPolicy, TrustStore
+from ._common import (
+    PRECEDENCE,
+    BuildContext,
+    Built,
+    LoadedConfig,
+    ParseFailed,
+    combine,
+    decode_json,
+    describe,
+    disable_config,
+    is_inside,
+    load_source,
+    parse_hooks_mapping,
+)
+
+__all__ = [
+    "Plugin",
+    "build_hooks_document",
+    "hooks_file_builder",
+    "load_claude",
+    "load_claude_plugin",
+    "load_claude_settings",
+    "settings_builder",
+]
+
+TrustArg = TrustPolicy | TrustStore | bool | None
+
+_HOOKS_FILE_KEYS = frozenset({"hooks", "description", "$schema"})
+
+
+def build_hooks_document(
+    doc: Any,
+    ctx: BuildContext,
+    *,
+    settings: bool,
+    allowed_keys: frozenset[str] = _HOOKS_FILE_KEYS,
+) -> Built:
+    """Groups from a parsed Claude-shaped document (settings or a hooks file)."""
+    built = Built()
+    if not isinstance(doc, Mapping):
+        ctx.report(
+            DiagnosticCode.INVALID_CONFIG,
+            f"the top level must be an object with 'hooks', got {describe(doc)}; file skipped",
+        )
+        return built
+    if settings:
+        for key in ("disableAllHooks", "allowManagedHooksOnly"):
+            value = doc.get(key)
+            if value is None:
+                continue
+            if isinstance(value, bool):
+                built.flags[key] = value
+            else:
+                ctx.report(
+                    DiagnosticCode.INVALID_CONFIG,
+                    f"{key!r} must be true or false, got {describe(value)}; ignored",
+                    location=key,
+                )
+    else:
+        for key in doc:
+            if key not in allowed_keys:
+                ctx.report(
+                    DiagnosticCode.INVALID_CONFIG,
+                    f"unknown top-level field {key!r}; ignored",
+                    location=str(key),
+                    severity=Severity.WARNING,
+                )
+    hooks = doc.get("hooks")
+    if hooks is not None:
+        built.groups = parse_hooks_mapping(hooks, "hooks", ctx)
+    return built
+
+
+def settings_probe(data: bytes) -> bool:
+    """Whether a settings file says anything about hooks (else it needs no trust)."""
+    try:
+        doc = json.loads(data.decode("utf-8-sig") or "{}")
+    except ValueError:
+        return True
+    if not isinstance(doc, dict):
+        return True
+    return any(doc.get(k) is not None for k in ("hooks", "disableAllHooks", "allowManagedHooksOnly"))
+
+
+def settings_builder(data: bytes, ctx: BuildContext) -> Built:
+    """Builder of Claude Code settings files (other settings keys are not ours to judge)."""
+    doc = decode_json(data, ctx)
+    if doc is ParseFailed:
+        return Built()
+    return build_hooks_document(doc, ctx, settings=True)
+
+
+def hooks_file_builder(data: bytes, ctx: BuildContext) -> Built:
+    """Builder of stand-alone hooks files (plugin ``hooks/hooks.json``, Codex, hel)."""
+    doc = decode_json(data, ctx)
+    if doc is ParseFailed:
+        return Built()
+    return build_hooks_document(doc, ctx, settings=False)
+
+
+def _settings_scope(path: str, project_dir: str | None) -> str:
+    name = os.path.basename(path)
+    if name.startswith("managed-settings"):
+        return "managed"
+    if project_dir is not None and is_inside(path, project_dir):
+        return "local" if name == "settings.local.json" else "project"
+    return "user"
+
+
+def _load_settings(
+    path: str | os.PathLike[str],
+    *,
+    scope: str,
+    project_dir: str | None,
+    precedence: int | None,
+    trust: TrustArg,
+    kinds: HandlerKinds | None,
+    dialect: Dialect,
+    data: bytes | None = None,
+) -> tuple[LoadedConfig, dict[str, Any]]:
+    config, built = load_source(
+        path,
+        format="claude-settings",
+        scope=scope,
+        dialect=dialect,
+        builder=settings_builder,
+        precedence=precedence,
+        project_dir=project_dir,
+        trust=trust,
+        kinds=kinds,
+        data=data,
+        probe=settings_probe,
+    )
+    return config, (built.flags if built is not None else {})
+
+
+def load_claude_settings(
+    path: str | os.PathLike[str],
+    *,
+    scope: str | None = None,
+    project_dir: str | os.PathLike[str] | None = None,
+    precedence: int | None = None,
+    trust: TrustArg = None,
+    kinds: HandlerKinds | None = None,
+    dialect: Dialect = CLAUDE,
+    data: bytes | None = None,
+) -> LoadedConfig:
+    """One Claude Code settings file (``settings.json``, ``settings.local.json``,
+    ``managed-settings.json``).
+
+    ``scope`` (``user``, ``project``, ``local``, ``managed``) is inferred from the
+    name and from whether the file lies inside ``project_dir``; project and local
+    files load only when trusted. ``disableAllHooks: true`` in the file switches
+    its own hooks off (use :func:`load_claude` for the cross-file rules).
+    """
+    label = os.fspath(path)
+    pdir = os.fspath(project_dir) if project_dir is not None else None
+    scope = scope or _settings_scope(label, pdir)
+    config, flags = _load_settings(
+        label,
+        scope=scope,
+        project_dir=pdir,
+        precedence=precedence,
+        trust=trust,
+        kinds=kinds,
+        dialect=dialect,
+        data=data,
+    )
+    if flags.get("disableAllHooks") is True:
+        config = disable_config(
+            config, "disableAllHooks is true in this file", DiagnosticCode.HOOKS_DISABLED
+        )
+
+    def recipe() -> LoadedConfig:
+        return load_claude_settings(
+            label,
+            scope=scope,
+            project_dir=pdir,
+            precedence=precedence,
+            trust=trust,
+            kinds=kinds,
+            dialect=dialect,
+        )
+
+    return attrs.evolve(config, recipe=recipe)
+
+
+@attrs.frozen(kw_only=True)
+class Plugin:
+    """An enabled plugin whose ``hooks/hooks.json`` contributes hooks.
+
+    ``data`` is its writable data directory (``${CLAUDE_PLUGIN_DATA}``);
+    ``managed``: force-enabled by managed policy (exempt from
+    ``allowManagedHooksOnly``); ``hooks_file`` overrides ``<root>/hooks/hooks.json``.
+    """
+
+    root: str
+    data: str | None = None
+    name: str | None = None
+    managed: bool = False
+    dialect: Dialect = CLAUDE
+    hooks_file: str | None = None
+
+    @classmethod
+    def coerce(cls, value: Plugin | str | os.PathLike[str]) -> Plugin:
+        return value if isinstance(value, Plugin) else cls(root=os.fspath(value))
+
+    @property
+    def path(self) -> str:
+        return self.hooks_file or os.path.join(self.root, "hooks", "hooks.json")
+
+    @property
+    def env(self) -> dict[str, str]:
+        """The variables exported to the plugin's command hooks."""
+        root = os.path.abspath(self.root)
+        env = {"CLAUDE_PLUGIN_ROOT": root, "PLUGIN_ROOT": root}
+        if self.data:
+            data = os.path.abspath(self.data)
+            env.update(CLAUDE_PLUGIN_DATA=data, PLUGIN_DATA=data)
+        return env
+
+
+def load_claude_plugin(
+    plugin: Plugin | str | os.PathLike[str],
+    *,
+    precedence: int | None = None,
+    kinds: HandlerKinds | None = None,
+    project_dir: str | os.PathLike[str] | None = None,
+    data: bytes | None = None,
+) -> LoadedConfig:
+    """A plugin's ``hooks/hooks.json``: ``${CLAUDE_PLUGIN_ROOT}`` / ``${CLAUDE_PLUGIN_DATA}``
+    (and ``PLUGIN_ROOT`` / ``PLUGIN_DATA``) are substituted in exec form and exported
+    to every command. Enabling a plugin is the consent: no workspace trust applies.
+    A plugin's copy of a command stays separate from the same command elsewhere.
+    """
+    p = Plugin.coerce(plugin)
+    env = p.env
+    root = env["CLAUDE_PLUGIN_ROOT"]
+
+    def separate(node: HandlerNode) -> HandlerNode:
+        if node.dedupe_key is None:
+            return node
+        return attrs.evolve(node, dedupe_key=("plugin", root, node.dedupe_key))
+
+    config, _ = load_source(
+        p.path,
+        format="claude-plugin",
+        scope="plugin",
+        dialect=p.dialect,
+        builder=hooks_file_builder,
+        precedence=precedence,
+        project_dir=os.fspath(project_dir) if project_dir is not None else None,
+        kinds=kinds,
+        env=env,
+        plugin_root=root,
+        plugin_data=env.get("CLAUDE_PLUGIN_DATA"),
+        data=data,
+        transform=separate,
+    )
+
+    def recipe() -> LoadedConfig:
+        return load_claude_plugin(p, precedence=precedence, kinds=kinds, project_dir=project_dir)
+
+    return attrs.evolve(config, recipe=recipe)
+
+
+def load_claude(
+    project_dir: str | os.PathLike[str] | None = None,
+    *,
+    home: str | os.PathLike[str] | None = None,
+    managed_policy: str | os.PathLike[str] | None = None,
+    plugins: Sequence[Plugin | str | os.PathLike[str]] = (),
+    trust: TrustArg = None,
+    kinds: HandlerKinds | None = None,
+    disable_all_hooks: bool | None = None,
+) -> LoadedConfig:
+    """Every Claude Code hook location, with ``disableAllHooks`` and
+    ``allowManagedHooksOnly`` applied across them.
+
+    ``disable_all_hooks`` plays the part of ``--settings '{"disableAllHooks": ...}'``:
+    above project, local and user settings, below managed policy.
+    """
+    policy = TrustPolicy.coerce(trust)
+    pdir = os.fspath(project_dir) if project_dir is not None else None
+    home_dir = Path(home) if home is not None else Path.home()
+    user_path = home_dir / ".claude" / "settings.json"
+    entries: list[tuple[str, LoadedConfig, dict[str, Any], Plugin | None]] = []
+
+    def settings(path: str | os.PathLike[str], scope: str) -> None:
+        cfg, flags = _load_settings(
+            path,
+            scope=scope,
+            project_dir=pdir,
+            precedence=None,
+            trust=policy,
+            kinds=kinds,
+            dialect=CLAUDE,
+        )
+        entries.append((scope, cfg, flags, None))
+
+    if managed_policy is not None:
+        settings(managed_policy, "managed")
+    if pdir is not None:
+        for scope, name in (("project", "settings.json"), ("local", "settings.local.json")):
+            path = os.path.join(pdir, ".claude", name)
+            if not _same(path, user_path):  # run from the home directory: it is the user file
+                settings(path, scope)
+    settings(user_path, "user")
+    for i, spec in enumerate(Plugin.coerce(p) for p in plugins):
+        cfg = load_claude_plugin(
+            spec, precedence=PRECEDENCE["plugin"] + min(i, 99), kinds=kinds, project_dir=pdir
+        )
+        entries.append(("plugin", cfg, {}, spec))
+
+    def label(cfg: LoadedConfig) -> str | None:
+        return cfg.files[0].path if cfg.files else None
+
+    # disableAllHooks: the value of the highest-precedence place that sets it wins.
+    chain: list[tuple[str, bool | None, str | None]] = []
+    for scope in ("managed", "override", "local", "project", "user"):
+        if scope == "override":
+            chain.append((scope, disable_all_hooks, None))
+        for s, cfg, flags, _ in entries:
+            if s == scope:
+                chain.append((s, flags.get("disableAllHooks"), label(cfg)))
+    decided = next(((s, v, where) for s, v, where in chain if v is not None), None)
+    managed_only = any(
+        s == "managed" and flags.get("allowManagedHooksOnly") is True for s, _, flags, _ in entries
+    )
+
+    out: list[LoadedConfig] = []
+    for scope, cfg, flags, spec in entries:
+        if scope != "managed" and flags.get("allowManagedHooksOnly") is not None and cfg.files:
+            cfg = _note(cfg, "'allowManagedHooksOnly' is only honoured in managed policy settings; ignored")
+        if decided is not None and decided[1] is True and (scope != "managed" or decided[0] == "managed"):
+            where = decided[2] or "the caller's settings"
+            cfg = disable_config(cfg, f"disableAllHooks is true (from {where})", DiagnosticCode.HOOKS_DISABLED)
+        elif managed_only and scope != "managed" and not (spec is not None and spec.managed):
+            cfg = disable_config(
+                cfg,
+                "allowManagedHooksOnly is true in managed policy settings",
+                DiagnosticCode.HOOKS_DISABLED,
+            )
+        out.append(cfg)
+    result = combine(out)
+
+    def recipe() -> LoadedConfig:
+        return load_claude(
+            project_dir,
+            home=home,
+            managed_policy=managed_policy,
+            plugins=plugins,
+            trust=policy,
+            kinds=kinds,
+            disable_all_hooks=disable_all_hooks,
+        )
+
+    return attrs.evolve(result, recipe=recipe)
+
+
+def _same(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
+    return os.path.realpath(os.fspath(a)) == os.path.realpath(os.fspath(b))
+
+
+def _note(config: LoadedConfig, message: str) -> LoadedConfig:
+    from .._diagnostics import Diagnostic
+
+    sg = config.sources[0]
+    extra = Diagnostic(
+        code=DiagnosticCode.INVALID_CONFIG,
+        message=message,
+        severity=Severity.WARNING,
+        source=sg.source.label,
+        location="allowManagedHooksOnly",
+    )
+    return attrs.evolve(
+        config, sources=(attrs.evolve(sg, diagnostics=(*sg.diagnostics, extra)), *config.sources[1:])
+    )

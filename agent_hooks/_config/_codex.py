@@ -1,0 +1,242 @@
+"""Codex: ``hooks.json`` and ``[hooks]`` tables in ``config.toml``, per config layer.
+
+Both have Claude Code's shape (``[[hooks.PreToolUse]]`` groups with
+``[[hooks.PreToolUse.hooks]]`` handlers in TOML). Layers are additive: the
+project's ``.codex/`` (precedence 200, trusted workspaces only), then the user's
+``$CODEX_HOME`` (default ``~/.codex``, precedence 300). ``timeout`` has a
+minimum of 1 second; ``commandWindows`` is only read on Windows.
+
+TOML is read with :mod:`tomllib` (Python 3.11+) or the ``tomli`` backport.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from .._diagnostics import DiagnosticCode
+from .._dialects import CODEX
+from .._kinds import HandlerKinds
+from .._trust import TrustPolicy, TrustStore
+from ._claude import hooks_file_builder
+from ._common import (
+    BuildContext,
+    Built,
+    LoadedConfig,
+    combine,
+    describe,
+    is_inside,
+    json_has_hooks,
+    load_source,
+    parse_hooks_mapping,
+)
+
+__all__ = ["codex_toml_builder", "load_codex", "load_codex_dir", "load_codex_toml"]
+
+TrustArg = TrustPolicy | TrustStore | bool | None
+
+
+def _toml() -> Any:
+    return importlib.import_module("tomllib" if sys.version_info >= (3, 11) else "tomli")
+
+
+def codex_toml_builder(data: bytes, ctx: BuildContext) -> Built:
+    """Builder of ``config.toml``: only its ``hooks`` table is read."""
+    try:
+        toml = _toml()
+    except ImportError:  # pragma: no cover - tomli is a dependency below 3.11
+        ctx.report(
+            DiagnosticCode.CONFIG_READ_FAILED,
+            "reading TOML needs the 'tomli' package on Python < 3.11 (pip install tomli)",
+        )
+        return Built()
+    try:
+        text = data.decode("utf-8-sig")
+        doc = toml.loads(text)
+    except UnicodeDecodeError as exc:
+        ctx.report(
+            DiagnosticCode.CONFIG_READ_FAILED,
+            f"not UTF-8 text ({exc.reason} at byte {exc.start}); file skipped",
+        )
+        return Built()
+    except toml.TOMLDecodeError as exc:
+        line = getattr(exc, "lineno", None)
+        ctx.report(
+            DiagnosticCode.CONFIG_READ_FAILED,
+            f"invalid TOML: {exc}; file skipped",
+            location=f"line {line}" if line else None,
+        )
+        return Built()
+    built = Built()
+    hooks = doc.get("hooks")
+    if hooks is None:
+        return built
+    if not isinstance(hooks, Mapping):
+        ctx.report(
+            DiagnosticCode.INVALID_CONFIG,
+            f"'hooks' must be a table of events, got {describe(hooks)}; ignored",
+            location="hooks",
+        )
+        return built
+    built.groups = parse_hooks_mapping(hooks, "hooks", ctx)
+    return built
+
+
+def toml_has_hooks(data: bytes) -> bool:
+    """Whether a TOML document has a ``hooks`` key (or cannot be parsed)."""
+    try:
+        return "hooks" in _toml().loads(data.decode("utf-8-sig"))
+    except Exception:
+        return True
+
+
+def _scope(label: str, scope: str | None, project_dir: str | None) -> str:
+    if scope is not None:
+        return scope
+    return "project" if project_dir is not None and is_inside(label, project_dir) else "user"
+
+
+def load_codex(
+    path: str | os.PathLike[str],
+    *,
+    scope: str | None = None,
+    project_dir: str | os.PathLike[str] | None = None,
+    precedence: int | None = None,
+    trust: TrustArg = None,
+    kinds: HandlerKinds | None = None,
+    data: bytes | None = None,
+) -> LoadedConfig:
+    """A Codex ``hooks.json`` (a ``.toml`` path is read as ``config.toml``)."""
+    label = os.fspath(path)
+    if label.endswith(".toml"):
+        return load_codex_toml(
+            label,
+            scope=scope,
+            project_dir=project_dir,
+            precedence=precedence,
+            trust=trust,
+            kinds=kinds,
+            data=data,
+        )
+    pdir = os.fspath(project_dir) if project_dir is not None else None
+    sc = _scope(label, scope, pdir)
+    config, _ = load_source(
+        label,
+        format="codex-json",
+        scope=sc,
+        dialect=CODEX,
+        builder=hooks_file_builder,
+        precedence=precedence,
+        project_dir=pdir,
+        trust=trust,
+        kinds=kinds,
+        data=data,
+        probe=json_has_hooks,
+    )
+
+    def recipe() -> LoadedConfig:
+        return load_codex(label, scope=sc, project_dir=pdir, precedence=precedence, trust=trust, kinds=kinds)
+
+    return attrs.evolve(config, recipe=recipe)
+
+
+def load_codex_toml(
+    path: str | os.PathLike[str],
+    *,
+    scope: str | None = None,
+    project_dir: str | os.PathLike[str] | None = None,
+    precedence: int | None = None,
+    trust: TrustArg = None,
+    kinds: HandlerKinds | None = None,
+    data: bytes | None = None,
+) -> LoadedConfig:
+    """The ``[hooks]`` tables of a Codex ``config.toml``."""
+    label = os.fspath(path)
+    pdir = os.fspath(project_dir) if project_dir is not None else None
+    sc = _scope(label, scope, pdir)
+    config, _ = load_source(
+        label,
+        format="codex-toml",
+        scope=sc,
+        dialect=CODEX,
+        builder=codex_toml_builder,
+        precedence=precedence,
+        project_dir=pdir,
+        trust=trust,
+        kinds=kinds,
+        data=data,
+        probe=toml_has_hooks,
+    )
+
+    def recipe() -> LoadedConfig:
+        return load_codex_toml(
+            label, scope=sc, project_dir=pdir, precedence=precedence, trust=trust, kinds=kinds
+        )
+
+    return attrs.evolve(config, recipe=recipe)
+
+
+def codex_home(home: str | os.PathLike[str] | None = None) -> Path:
+    """``$CODEX_HOME``, else ``~/.codex``."""
+    env = os.environ.get("CODEX_HOME")
+    if env and home is None:
+        return Path(env)
+    return (Path(home) if home is not None else Path.home()) / ".codex"
+
+
+def load_codex_dir(
+    project_dir: str | os.PathLike[str] | None = None,
+    *,
+    home: str | os.PathLike[str] | None = None,
+    codex_home_dir: str | os.PathLike[str] | None = None,
+    trust: TrustArg = None,
+    kinds: HandlerKinds | None = None,
+) -> LoadedConfig:
+    """Codex's layers: the project's ``.codex/`` (trusted only), then ``$CODEX_HOME``."""
+    policy = TrustPolicy.coerce(trust)
+    user_dir = Path(codex_home_dir) if codex_home_dir is not None else codex_home(home)
+    parts = []
+    if project_dir is not None:
+        pdir = Path(project_dir) / ".codex"
+        if os.path.realpath(pdir) != os.path.realpath(user_dir):
+            for name in ("hooks.json", "config.toml"):
+                parts.append(
+                    load_codex(pdir / name, scope="project", project_dir=project_dir, trust=policy, kinds=kinds)
+                )
+    for name in ("hooks.json", "config.toml"):
+        parts.append(load_codex(user_dir / name, scope="user", project_dir=project_dir, trust=policy, kinds=kinds))
+    result = _drop_empty_toml(combine(parts))
+
+    def recipe() -> LoadedConfig:
+        return load_codex_dir(
+            project_dir, home=home, codex_home_dir=codex_home_dir, trust=policy, kinds=kinds
+        )
+
+    return attrs.evolve(result, recipe=recipe)
+
+
+def _drop_empty_toml(config: LoadedConfig) -> LoadedConfig:
+    """A ``config.toml`` without hooks is not a hook source: leave it out of the list."""
+    keep = [
+        i
+        for i, f in enumerate(config.files)
+        if not (
+            f.format == "codex-toml"
+            and f.status == "loaded"
+            and f.handlers == 0
+            and not config.sources[i].diagnostics
+        )
+    ]
+    if len(keep) == len(config.files) or len(config.files) != len(config.sources):
+        return config
+    return attrs.evolve(
+        config,
+        sources=tuple(config.sources[i] for i in keep),
+        files=tuple(config.files[i] for i in keep),
+    )

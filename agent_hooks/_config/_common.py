@@ -1,0 +1,563 @@
+"""What every loader shares: reading a file once, trust, the loaded snapshot, and the
+parser of the ``event -> matcher groups -> handlers`` shape.
+
+Loading never raises on bad content. An absent file is no hooks and no
+diagnostic; an unreadable or unparsable file, a wrong shape, an unknown event or
+key is a diagnostic naming the file (the source label) and the place in it
+(``hooks.PreToolUse[0].hooks[1]``, or ``line 3 column 5`` for parse errors), and
+only that piece is dropped.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from .._diagnostics import Diagnostic, DiagnosticCode, Severity
+from .._dialects import Dialect
+from .._errors import UnknownEventError
+from .._kinds import HandlerKinds, KindContext, build_handler
+from .._names import HookEvent, parse_event
+from .._nodes import HandlerNode
+from .._registry import HookRegistry, MatcherGroup, Source, SourcedGroups
+from .._trust import TrustPolicy, TrustStore
+
+__all__ = [
+    "PRECEDENCE",
+    "PROJECT_SCOPES",
+    "BuildContext",
+    "Built",
+    "LoadedConfig",
+    "LoadedFile",
+    "combine",
+    "describe",
+    "json_has_hooks",
+    "load_source",
+    "parse_hooks_mapping",
+    "read_bytes",
+]
+
+PRECEDENCE: Mapping[str, int] = {
+    "python": 0,
+    "managed": 100,
+    "project": 200,
+    "local": 210,
+    "user": 300,
+    "docker-agent": 200,
+    "docker-settings": 300,
+    "docker-dropin": 310,
+    "plugin": 400,
+    "docker-cli": 400,
+    "explicit": 300,
+}
+"""Source precedence by scope (lower runs and reduces first). Python-registered
+hooks stay at 0. Drop-ins count up from 310 in lexical order, plugins from 400 in
+the order given."""
+
+PROJECT_SCOPES = frozenset({"project", "local"})
+"""Scopes whose files come from the repository and need workspace trust."""
+
+ParseFailed = object()
+
+
+def read_bytes(path: str) -> bytes:
+    """Read a configuration file's bytes, once (tests patch this to simulate races).
+
+    Raises:
+        FileNotFoundError: the file (or a parent directory) does not exist.
+        OSError: it exists but cannot be read.
+    """
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except NotADirectoryError as exc:
+        raise FileNotFoundError(exc.errno, exc.strerror, path) from None
+
+
+@attrs.frozen(kw_only=True)
+class LoadedFile:
+    """A configuration file a loader looked at, and what became of it."""
+
+    path: str
+    format: str
+    """``claude-settings``, ``claude-plugin``, ``deepagents``, ``deepagents-legacy``,
+    ``codex-json``, ``codex-toml``, ``hel``, ``docker-agent``, ``docker-settings``,
+    ``docker-dropin`` or ``docker-cli``."""
+    scope: str
+    """``managed``, ``project``, ``local``, ``user``, ``plugin``, ``explicit``, ``cli``."""
+    sha256: str | None = None
+    """SHA-256 of the exact bytes read (``None`` when nothing could be read)."""
+    status: str = "loaded"
+    """``loaded``, ``untrusted``, ``disabled``, ``unreadable`` or ``invalid``."""
+    project_dir: str | None = None
+    precedence: int = 0
+    handlers: int = 0
+    """How many handlers it contributed (enabled and disabled entries)."""
+
+
+@attrs.frozen(kw_only=True)
+class LoadedConfig:
+    """A loaded configuration snapshot: fixed until you reload it.
+
+    ``sources`` go straight into a registry (``HookRegistry(sources=loaded.sources)``
+    or :meth:`registry`); every diagnostic lives in a source, so the registry's
+    ``diagnostics`` include the loaders'. Combine snapshots with ``+``.
+    """
+
+    sources: tuple[SourcedGroups, ...] = ()
+    files: tuple[LoadedFile, ...] = ()
+    recipe: Callable[[], LoadedConfig] | None = attrs.field(default=None, eq=False, repr=False)
+    """How to load this configuration again (used by :meth:`reload`)."""
+
+    @property
+    def diagnostics(self) -> tuple[Diagnostic, ...]:
+        """Every loader diagnostic, in source order, without repeats."""
+        seen: set[Diagnostic] = set()
+        out: list[Diagnostic] = []
+        for sg in self.sources:
+            for d in sg.diagnostics:
+                if d not in seen:
+                    seen.add(d)
+                    out.append(d)
+        return tuple(out)
+
+    @property
+    def errors(self) -> tuple[Diagnostic, ...]:
+        """The diagnostics of severity error (configuration errors)."""
+        return tuple(d for d in self.diagnostics if d.severity is Severity.ERROR)
+
+    def registry(self, **options: Any) -> HookRegistry:
+        """A :class:`~agent_hooks.HookRegistry` of these sources (``options`` as for it)."""
+        return HookRegistry(sources=self.sources, **options)
+
+    def __add__(self, other: LoadedConfig) -> LoadedConfig:
+        if not isinstance(other, LoadedConfig):
+            return NotImplemented
+        return combine((self, other))
+
+    def reload(self) -> tuple[LoadedConfig, Any]:
+        """Load again from the same places; returns ``(new_config, changes)``.
+
+        See :func:`agent_hooks._config.reload`.
+        """
+        from ._reload import reload
+
+        return reload(self)
+
+
+def combine(configs: Iterable[LoadedConfig]) -> LoadedConfig:
+    """One snapshot of several; diagnostics-only sources that repeat are dropped."""
+    parts = tuple(configs)
+    sources: list[SourcedGroups] = []
+    seen: set[Diagnostic] = set()
+    for part in parts:
+        for sg in part.sources:
+            if not sg.groups and sg.diagnostics and all(d in seen for d in sg.diagnostics):
+                continue
+            seen.update(sg.diagnostics)
+            sources.append(sg)
+    recipes = [p.recipe for p in parts]
+    recipe: Callable[[], LoadedConfig] | None = None
+    if all(r is not None for r in recipes):
+
+        def recipe() -> LoadedConfig:
+            return combine(r() for r in recipes if r is not None)
+
+    return LoadedConfig(
+        sources=tuple(sources),
+        files=tuple(f for p in parts for f in p.files),
+        recipe=recipe,
+    )
+
+
+def describe(value: object) -> str:
+    """A short name of a value's JSON type, for messages."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, Mapping):
+        return "an object"
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    return type(value).__name__
+
+
+def join(prefix: str, key: object) -> str:
+    """``hooks`` + ``PreToolUse`` -> ``hooks.PreToolUse``."""
+    return f"{prefix}.{key}" if prefix else str(key)
+
+
+@attrs.define(kw_only=True)
+class BuildContext:
+    """What a format's builder needs while turning a parsed document into groups."""
+
+    label: str
+    dialect: Dialect
+    kinds: HandlerKinds | None
+    diagnostics: list[Diagnostic]
+    project_dir: str | None = None
+    config_dir: str | None = None
+    plugin_root: str | None = None
+    plugin_data: str | None = None
+
+    def report(
+        self,
+        code: DiagnosticCode,
+        message: str,
+        *,
+        location: str | None = None,
+        severity: Severity = Severity.ERROR,
+    ) -> None:
+        self.diagnostics.append(
+            Diagnostic(
+                code=code, message=message, severity=severity, source=self.label, location=location
+            )
+        )
+
+    def kind_context(self, event: HookEvent, location: str) -> KindContext:
+        return KindContext(
+            dialect=self.dialect,
+            source=self.label,
+            location=location,
+            event=event,
+            config_dir=self.config_dir,
+            project_dir=self.project_dir,
+            plugin_root=self.plugin_root,
+            plugin_data=self.plugin_data,
+            diagnostics=self.diagnostics,
+        )
+
+
+@attrs.define(kw_only=True)
+class Built:
+    """What a builder made of a document."""
+
+    groups: list[MatcherGroup] = attrs.Factory(list)
+    format: str | None = None
+    """Replaces the file's format when content decided it (``deepagents-legacy``)."""
+    flags: dict[str, Any] = attrs.Factory(dict)
+    """Settings that matter across files (``disableAllHooks``...)."""
+
+
+Builder = Callable[[bytes, BuildContext], Built]
+
+
+def parse_event_key(key: object, prefix: str, ctx: BuildContext, *, snake: bool) -> HookEvent | None:
+    """The event of a configuration key, or None (diagnosed) when nobody knows it."""
+    where = join(prefix, key)
+    if not isinstance(key, str):
+        ctx.report(
+            DiagnosticCode.INVALID_CONFIG,
+            f"event key {key!r} is not a string; dropped",
+            location=where,
+        )
+        return None
+    try:
+        event = parse_event(key)
+    except UnknownEventError as exc:
+        ctx.report(DiagnosticCode.INVALID_CONFIG, f"{exc}; its hooks were dropped", location=where)
+        return None
+    expected = event.snake if snake else event.value
+    if key != expected:
+        ctx.report(
+            DiagnosticCode.INVALID_CONFIG,
+            f"event {key!r} is spelled {expected!r} in this format; read as {event.value}",
+            location=where,
+            severity=Severity.WARNING,
+        )
+    return event
+
+
+def build_nodes(
+    handlers: Sequence[object], event: HookEvent, prefix: str, ctx: BuildContext
+) -> tuple[list[HandlerNode], list[str]]:
+    """Nodes of a group's ``hooks`` list, with their locations (bad ones dropped)."""
+    nodes: list[HandlerNode] = []
+    locations: list[str] = []
+    for hi, entry in enumerate(handlers):
+        where = f"{prefix}[{hi}]"
+        node = build_handler(entry, ctx.kind_context(event, where), ctx.kinds)
+        if node is not None:
+            nodes.append(node)
+            locations.append(where)
+    return nodes, locations
+
+
+def parse_group(
+    group: object,
+    event: HookEvent,
+    where: str,
+    ctx: BuildContext,
+    *,
+    extra_keys: frozenset[str] = frozenset(),
+) -> MatcherGroup | None:
+    """One ``{matcher, hooks: [...]}`` group (None, diagnosed, when unusable)."""
+    if not isinstance(group, Mapping):
+        ctx.report(
+            DiagnosticCode.INVALID_CONFIG,
+            f"a matcher group must be an object with 'hooks', got {describe(group)}; dropped",
+            location=where,
+        )
+        return None
+    for key in group:
+        if key not in ("matcher", "hooks") and key not in extra_keys:
+            ctx.report(
+                DiagnosticCode.INVALID_CONFIG,
+                f"unknown field {key!r} in a matcher group; ignored",
+                location=where,
+                severity=Severity.WARNING,
+            )
+    matcher = group.get("matcher")
+    if matcher is not None and not isinstance(matcher, str):
+        ctx.report(
+            DiagnosticCode.INVALID_CONFIG,
+            f"'matcher' must be a string, got {describe(matcher)}; group dropped",
+            location=where,
+        )
+        return None
+    handlers = group.get("hooks")
+    if isinstance(handlers, Mapping) and "hooks" in extra_keys:
+        handlers = [handlers]  # Docker Agent: a single handler written as a mapping
+    if not isinstance(handlers, list):
+        ctx.report(
+            DiagnosticCode.INVALID_CONFIG,
+            f"'hooks' must be a list of handlers, got {describe(handlers)}; group dropped",
+            location=where,
+        )
+        return None
+    nodes, locations = build_nodes(handlers, event, f"{where}.hooks", ctx)
+    return MatcherGroup(
+        event=event,
+        matcher=matcher,
+        nodes=tuple(nodes),
+        location=where,
+        node_locations=tuple(locations),
+    )
+
+
+def parse_hooks_mapping(hooks: object, prefix: str, ctx: BuildContext) -> list[MatcherGroup]:
+    """The Claude Code shape (also Deep Agents Code, Codex, hel): ``{Event: [group, ...]}``."""
+    if not isinstance(hooks, Mapping):
+        ctx.report(
+            DiagnosticCode.INVALID_CONFIG,
+            f"'hooks' must be an object mapping event names to matcher groups, got {describe(hooks)}; ignored",
+            location=prefix or None,
+        )
+        return []
+    groups: list[MatcherGroup] = []
+    for key, value in hooks.items():
+        event = parse_event_key(key, prefix, ctx, snake=ctx.dialect.wire == "docker")
+        if event is None:
+            continue
+        where = join(prefix, key)
+        if not isinstance(value, list):
+            ctx.report(
+                DiagnosticCode.INVALID_CONFIG,
+                f"{key} must be a list of matcher groups, got {describe(value)}; dropped",
+                location=where,
+            )
+            continue
+        for gi, group in enumerate(value):
+            parsed = parse_group(group, event, f"{where}[{gi}]", ctx)
+            if parsed is not None:
+                groups.append(parsed)
+    return groups
+
+
+def decode_json(data: bytes, ctx: BuildContext) -> Any:
+    """The parsed document, or :data:`ParseFailed` (diagnosed with line and column)."""
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        ctx.report(
+            DiagnosticCode.CONFIG_READ_FAILED,
+            f"not UTF-8 text ({exc.reason} at byte {exc.start}); file skipped",
+        )
+        return ParseFailed
+    if not text.strip():
+        return {}
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        ctx.report(
+            DiagnosticCode.CONFIG_READ_FAILED,
+            f"invalid JSON: {exc.msg}; file skipped",
+            location=f"line {exc.lineno} column {exc.colno}",
+        )
+        return ParseFailed
+
+
+def json_has_hooks(data: bytes) -> bool:
+    """Whether a JSON document has a ``hooks`` key (or is not an object, or does not parse)."""
+    try:
+        doc = json.loads(data.decode("utf-8-sig") or "{}")
+    except ValueError:
+        return True
+    return not isinstance(doc, dict) or doc.get("hooks") is not None
+
+
+def count_handlers(groups: Iterable[MatcherGroup]) -> int:
+    return sum(len(g.nodes) for g in groups)
+
+
+def trust_hint(project_dir: str) -> str:
+    return (
+        f"review it, then run `agent-hooks trust --project-dir {project_dir}` "
+        "(or call TrustPolicy.grant(project_dir, {path: sha256})); "
+        "headless runs may pass --trust-project-hooks / TrustPolicy(trust_all=True)"
+    )
+
+
+def load_source(
+    path: str | os.PathLike[str],
+    *,
+    format: str,
+    scope: str,
+    dialect: Dialect,
+    builder: Builder,
+    precedence: int | None = None,
+    project_dir: str | None = None,
+    trust: TrustPolicy | TrustStore | bool | None = None,
+    kinds: HandlerKinds | None = None,
+    env: Mapping[str, str] | None = None,
+    plugin_root: str | None = None,
+    plugin_data: str | None = None,
+    data: bytes | None = None,
+    extra_trust: Callable[[str], bool] | None = None,
+    transform: Callable[[HandlerNode], HandlerNode] | None = None,
+    probe: Callable[[bytes], bool] | None = None,
+) -> tuple[LoadedConfig, Built | None]:
+    """Read a file once, check trust on those bytes, build groups from those same bytes.
+
+    ``probe`` tells whether the bytes hold any hooks at all: a project file
+    without hooks (a ``settings.json`` with permissions only) needs no trust.
+
+    Returns the one-file snapshot (empty when the file is absent) and what the
+    builder made (``None`` when nothing was built).
+    """
+    label = os.fspath(path)
+    prec = PRECEDENCE.get(scope, 300) if precedence is None else precedence
+    diags: list[Diagnostic] = []
+    source = Source(label=label, precedence=prec, dialect=dialect, env=dict(env or {}))
+
+    def result(status: str, sha: str | None, built: Built | None) -> tuple[LoadedConfig, Built | None]:
+        groups = tuple(built.groups) if built is not None else ()
+        file = LoadedFile(
+            path=label,
+            format=(built.format if built is not None and built.format else format),
+            scope=scope,
+            sha256=sha,
+            status=status,
+            project_dir=project_dir,
+            precedence=prec,
+            handlers=count_handlers(groups),
+        )
+        sg = SourcedGroups(source=source, groups=groups, diagnostics=tuple(diags))
+        return LoadedConfig(sources=(sg,), files=(file,)), built
+
+    if data is None:
+        try:
+            data = read_bytes(label)
+        except FileNotFoundError:
+            return LoadedConfig(), None
+        except OSError as exc:
+            diags.append(
+                Diagnostic(
+                    code=DiagnosticCode.CONFIG_READ_FAILED,
+                    message=f"cannot read the file ({exc.strerror or exc}); its hooks were not loaded",
+                    severity=Severity.ERROR,
+                    source=label,
+                )
+            )
+            return result("unreadable", None, None)
+    sha = TrustStore.digest(data)
+    if scope in PROJECT_SCOPES and project_dir is not None and (probe is None or probe(data)):
+        policy = TrustPolicy.coerce(trust)
+        rel = _relative(label, project_dir)
+        trusted, store_diags = policy.check(project_dir, rel, sha)
+        if not trusted and extra_trust is not None and extra_trust(sha):
+            trusted = True
+        if not trusted:
+            diags.extend(store_diags)
+            diags.append(
+                Diagnostic(
+                    code=DiagnosticCode.UNTRUSTED,
+                    message=(
+                        f"project hooks in {rel} were not loaded: the workspace {project_dir} is not "
+                        f"trusted for this content (sha256 {sha[:12]}...); " + trust_hint(project_dir)
+                    ),
+                    severity=Severity.WARNING,
+                    source=label,
+                )
+            )
+            return result("untrusted", sha, None)
+    ctx = BuildContext(
+        label=label,
+        dialect=dialect,
+        kinds=kinds,
+        diagnostics=diags,
+        project_dir=project_dir,
+        config_dir=os.path.dirname(os.path.abspath(label)),
+        plugin_root=plugin_root,
+        plugin_data=plugin_data,
+    )
+    built = builder(data, ctx)
+    if transform is not None:
+        built.groups = [
+            attrs.evolve(g, nodes=tuple(transform(n) for n in g.nodes)) for g in built.groups
+        ]
+    failed = any(
+        d.code is DiagnosticCode.CONFIG_READ_FAILED and d.source == label for d in diags
+    )
+    return result("invalid" if failed else "loaded", sha, built)
+
+
+def _relative(path: str, project_dir: str) -> str:
+    real = os.path.realpath(path)
+    root = os.path.realpath(project_dir)
+    try:
+        rel = os.path.relpath(real, root)
+    except ValueError:  # pragma: no cover - other drive on Windows
+        return real
+    return rel.replace(os.sep, "/")
+
+
+def is_inside(path: str | os.PathLike[str], directory: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` (resolved) lies inside ``directory`` (resolved)."""
+    real = os.path.realpath(os.fspath(path))
+    root = os.path.realpath(os.fspath(directory))
+    return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def relative_to_project(path: str | os.PathLike[str], project_dir: str) -> str:
+    """The path as the trust store records it (relative, ``/``-separated)."""
+    return _relative(os.fspath(path), project_dir)
+
+
+def disable_config(config: LoadedConfig, message: str, code: DiagnosticCode) -> LoadedConfig:
+    """The same files with their hooks removed and a diagnostic saying why."""
+    sources = []
+    files = []
+    for sg, file in zip(config.sources, config.files):
+        if file.status != "loaded":
+            sources.append(sg)
+            files.append(file)
+            continue
+        extra = Diagnostic(
+            code=code,
+            message=f"{message}; {file.handlers} handler(s) from this file not loaded",
+            severity=Severity.INFO,
+            source=sg.source.label,
+        )
+        sources.append(attrs.evolve(sg, groups=(), diagnostics=(*sg.diagnostics, extra)))
+        files.append(attrs.evolve(file, status="disabled"))
+    return attrs.evolve(config, sources=tuple(sources), files=tuple(files))

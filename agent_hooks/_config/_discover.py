@@ -1,0 +1,163 @@
+"""``discover()``: every standard hook location of a project and a home directory.
+
+Sources, by precedence (lower runs and reduces first; equal precedences keep
+the order of this list):
+
+====  ============================================================  =========
+prec  location                                                       trust
+====  ============================================================  =========
+0     hooks registered in Python                                     -
+100   Claude Code managed policy (path given by the caller)         -
+200   ``{project}/.claude/settings.json``                            project
+210   ``{project}/.claude/settings.local.json``                      project
+200   ``{project}/.deepagents/hooks.json``                           project
+200   ``{project}/.codex/hooks.json``, ``.codex/config.toml``        project
+200   ``{project}/.hel/hooks.json``                                  project
+200   Docker Agent agent YAML (caller's; needs trust in the project) project
+300   ``~/.claude/settings.json``                                    -
+300   ``~/.deepagents/hooks.json``                                   -
+300   ``$CODEX_HOME/hooks.json``, ``config.toml`` (``~/.codex``)     -
+300   Docker Agent ``settings.hooks`` (``~/.config/cagent``)         -
+310+  Docker Agent ``hooks.d/*.yaml`` (lexical)                      -
+400+  plugins' ``hooks/hooks.json`` (order given)                    -
+400   Docker Agent CLI hooks                                         -
+====  ============================================================  =========
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Collection, Mapping, Sequence
+from pathlib import Path
+
+import attrs
+
+from .._kinds import HandlerKinds
+from .._trust import TrustPolicy, TrustStore
+from ._claude import Plugin, load_claude
+from ._codex import load_codex_dir
+from ._common import LoadedConfig, combine
+from ._deepagents import load_deepagents_dir
+from ._docker import load_docker
+from ._hel import load_hel
+
+__all__ = ["ECOSYSTEMS", "PROJECT_HOOK_FILES", "discover", "project_hook_files"]
+
+TrustArg = TrustPolicy | TrustStore | bool | None
+
+ECOSYSTEMS = ("claude", "deepagents", "codex", "hel", "docker")
+"""The ecosystems :func:`discover` looks at by default."""
+
+PROJECT_HOOK_FILES = (
+    ".claude/settings.json",
+    ".claude/settings.local.json",
+    ".deepagents/hooks.json",
+    ".codex/hooks.json",
+    ".codex/config.toml",
+    ".hel/hooks.json",
+)
+"""Project-scoped hook files, relative to the project root (these need trust)."""
+
+
+def project_hook_files(project_dir: str | os.PathLike[str]) -> list[str]:
+    """The project-scoped hook files that exist in ``project_dir`` (relative paths)."""
+    return [rel for rel in PROJECT_HOOK_FILES if (Path(project_dir) / rel).is_file()]
+
+
+def discover(
+    project_dir: str | os.PathLike[str] | None = None,
+    *,
+    home: str | os.PathLike[str] | None = None,
+    trust: TrustArg = None,
+    managed_policy: str | os.PathLike[str] | None = None,
+    plugins: Sequence[Plugin | str | os.PathLike[str]] = (),
+    kinds: HandlerKinds | None = None,
+    ecosystems: Collection[str] = ECOSYSTEMS,
+    disable_all_hooks: bool | None = None,
+    docker_agent: str | os.PathLike[str] | None = None,
+    docker_agent_name: str | None = None,
+    docker_config_dir: str | os.PathLike[str] | None = None,
+    docker_cli_hooks: Mapping[str, Sequence[str] | str] | None = None,
+    codex_home: str | os.PathLike[str] | None = None,
+) -> LoadedConfig:
+    """Load every standard hook location for ``project_dir`` and ``home``.
+
+    Args:
+        project_dir: the project root (``None``: user-level locations only).
+        home: the home directory (default: ``~``).
+        trust: a :class:`TrustPolicy` (default: the default trust store), a
+            :class:`TrustStore`, ``True`` (trust every project file: headless
+            ``--trust-project-hooks``) or ``False`` (trust none).
+        managed_policy: the Claude Code managed settings file, if any.
+        plugins: enabled plugins (directories or :class:`Plugin`).
+        kinds: the handler kind table (default: :func:`default_kinds`).
+        ecosystems: which of ``claude``, ``deepagents``, ``codex``, ``hel``,
+            ``docker`` to look at.
+        disable_all_hooks: Claude Code's ``--settings '{"disableAllHooks": ...}'``.
+        docker_agent, docker_agent_name: a Docker Agent YAML and which agent.
+        docker_config_dir: Docker Agent's config directory (default: see
+            :func:`docker_config_dir`).
+        docker_cli_hooks: ``--hook-*`` additions, ``{"pre_tool_use": ["cmd"]}``.
+        codex_home: Codex's home (default ``$CODEX_HOME`` or ``~/.codex``).
+
+    Raises:
+        ValueError: an unknown ecosystem name.
+    """
+    unknown = set(ecosystems) - set(ECOSYSTEMS)
+    if unknown:
+        raise ValueError(f"unknown ecosystem(s) {sorted(unknown)}; known: {', '.join(ECOSYSTEMS)}")
+    policy = TrustPolicy.coerce(trust)
+    parts: list[LoadedConfig] = []
+    if "claude" in ecosystems:
+        parts.append(
+            load_claude(
+                project_dir,
+                home=home,
+                managed_policy=managed_policy,
+                plugins=plugins,
+                trust=policy,
+                kinds=kinds,
+                disable_all_hooks=disable_all_hooks,
+            )
+        )
+    if "deepagents" in ecosystems:
+        parts.append(load_deepagents_dir(project_dir, home=home, trust=policy, kinds=kinds))
+    if "codex" in ecosystems:
+        parts.append(
+            load_codex_dir(project_dir, home=home, codex_home_dir=codex_home, trust=policy, kinds=kinds)
+        )
+    if "hel" in ecosystems and project_dir is not None:
+        parts.append(load_hel(project_dir, trust=policy, kinds=kinds))
+    if "docker" in ecosystems:
+        parts.append(
+            load_docker(
+                docker_agent,
+                agent=docker_agent_name,
+                config_dir=docker_config_dir,
+                home=home,
+                cli_hooks=docker_cli_hooks,
+                project_dir=project_dir,
+                trust=policy,
+                kinds=kinds,
+            )
+        )
+    result = combine(parts)
+
+    def recipe() -> LoadedConfig:
+        return discover(
+            project_dir,
+            home=home,
+            trust=policy,
+            managed_policy=managed_policy,
+            plugins=plugins,
+            kinds=kinds,
+            ecosystems=ecosystems,
+            disable_all_hooks=disable_all_hooks,
+            docker_agent=docker_agent,
+            docker_agent_name=docker_agent_name,
+            docker_config_dir=docker_config_dir,
+            docker_cli_hooks=docker_cli_hooks,
+            codex_home=codex_home,
+        )
+
+    return attrs.evolve(result, recipe=recipe)

@@ -1,0 +1,514 @@
+"""Docker Agent (formerly cagent): YAML hooks.
+
+Four places, additive, in this order (precedence in brackets):
+
+1. the agent's ``hooks:`` block in the agent YAML (``agents.<name>.hooks``) [200];
+   an agent file inside the project needs workspace trust;
+2. ``settings.hooks`` in the user config ``<config-dir>/config.yaml`` [300];
+3. every ``*.yaml`` / ``*.yml`` in ``<config-dir>/hooks.d/``, in lexical order
+   [310, 311, ...]; a broken file is skipped with a diagnostic, the others load;
+4. command-line additions (``--hook-pre-tool-use CMD`` and friends) [400].
+
+``<config-dir>`` is ``$DOCKER_AGENT_CONFIG_DIR`` (legacy ``$CAGENT_CONFIG_DIR``),
+else ``$XDG_CONFIG_HOME/cagent``, else ``~/.config/cagent``.
+
+Events are snake_case. An event's value is a list of matcher groups
+(``{matcher, hooks: [...], preempt_yolo}``), a list of handlers, or a single
+handler written as a mapping. Handlers: ``type: command | builtin | model`` with
+``name``, ``command``, ``args``, ``env``, ``working_dir``, ``on_error``,
+``timeout`` (default 60 s), ``strict_output``. ``builtin`` and ``model`` go
+through the kind table like every other type (disabled unless a factory is
+registered). The agent flags ``add_date``, ``add_environment_info``,
+``add_prompt_files`` and ``redact_secrets`` register their built-ins too.
+
+YAML needs PyYAML: ``pip install 'py-agent-hooks[yaml]'``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from .._diagnostics import DiagnosticCode, Severity
+from .._dialects import DOCKER
+from .._kinds import HandlerKinds, build_handler
+from .._names import HookEvent, parse_event
+from .._registry import MatcherGroup
+from .._trust import TrustPolicy, TrustStore
+from ._common import (
+    PRECEDENCE,
+    BuildContext,
+    Built,
+    LoadedConfig,
+    LoadedFile,
+    ParseFailed,
+    combine,
+    describe,
+    is_inside,
+    join,
+    load_source,
+    parse_event_key,
+    parse_group,
+)
+
+__all__ = [
+    "YAML_MISSING",
+    "decode_yaml",
+    "docker_cli_hooks",
+    "docker_config_dir",
+    "load_docker",
+    "load_docker_agent",
+    "load_docker_dropins",
+    "load_docker_settings",
+]
+
+TrustArg = TrustPolicy | TrustStore | bool | None
+
+YAML_MISSING = (
+    "reading YAML needs PyYAML, which is not installed: pip install 'py-agent-hooks[yaml]'"
+)
+
+_GROUP_KEYS = frozenset({"hooks", "preempt_yolo"})
+_FLAG_BUILTINS: Mapping[str, tuple[tuple[HookEvent, ...], str]] = {
+    "add_date": ((HookEvent.TURN_START,), "add_date"),
+    "add_environment_info": ((HookEvent.SESSION_START,), "add_environment_info"),
+    "add_prompt_files": ((HookEvent.TURN_START,), "add_prompt_files"),
+    "redact_secrets": (
+        (HookEvent.PRE_TOOL_USE, HookEvent.BEFORE_LLM_CALL, HookEvent.TOOL_RESPONSE_TRANSFORM),
+        "redact_secrets",
+    ),
+}
+
+
+def decode_yaml(data: bytes, ctx: BuildContext) -> Any:
+    """The parsed YAML document, or ``ParseFailed`` (diagnosed with its line)."""
+    try:
+        import yaml
+    except ImportError:
+        ctx.report(DiagnosticCode.CONFIG_READ_FAILED, YAML_MISSING + "; file skipped")
+        return ParseFailed
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        ctx.report(
+            DiagnosticCode.CONFIG_READ_FAILED,
+            f"not UTF-8 text ({exc.reason} at byte {exc.start}); file skipped",
+        )
+        return ParseFailed
+    try:
+        doc = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1} column {mark.column + 1}" if mark is not None else None
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        ctx.report(
+            DiagnosticCode.CONFIG_READ_FAILED,
+            f"invalid YAML: {problem}; file skipped",
+            location=where,
+        )
+        return ParseFailed
+    return {} if doc is None else doc
+
+
+def _is_group(item: object) -> bool:
+    return isinstance(item, Mapping) and "hooks" in item and "type" not in item and "command" not in item
+
+
+def parse_docker_hooks(hooks: object, prefix: str, ctx: BuildContext) -> list[MatcherGroup]:
+    """A Docker Agent hooks block: ``{event: groups | handlers | handler}``."""
+    if not isinstance(hooks, Mapping):
+        ctx.report(
+            DiagnosticCode.INVALID_CONFIG,
+            f"a hooks block must be a mapping of events, got {describe(hooks)}; ignored",
+            location=prefix or None,
+        )
+        return []
+    groups: list[MatcherGroup] = []
+    for key, value in hooks.items():
+        event = parse_event_key(key, prefix, ctx, snake=True)
+        if event is None:
+            continue
+        where = join(prefix, key)
+        if value is None:
+            continue
+        if isinstance(value, Mapping):
+            items: list[tuple[str, object]] = [(where, value)]
+        elif isinstance(value, list):
+            items = [(f"{where}[{i}]", item) for i, item in enumerate(value)]
+        else:
+            ctx.report(
+                DiagnosticCode.INVALID_CONFIG,
+                f"{key} must be a list of hooks or matcher groups, got {describe(value)}; dropped",
+                location=where,
+            )
+            continue
+        for loc, item in items:
+            if _is_group(item):
+                assert isinstance(item, Mapping)
+                group = parse_group(item, event, loc, ctx, extra_keys=_GROUP_KEYS)
+                if group is None:
+                    continue
+                _preempt(item, event, loc, ctx)
+                groups.append(group)
+                continue
+            node = build_handler(item, ctx.kind_context(event, loc), ctx.kinds)
+            if node is not None:
+                groups.append(MatcherGroup(event=event, nodes=(node,), location=loc, node_locations=(loc,)))
+    return groups
+
+
+def _preempt(group: Mapping[str, Any], event: HookEvent, where: str, ctx: BuildContext) -> None:
+    value = group.get("preempt_yolo")
+    if value is None or value is False:
+        return
+    if event is not HookEvent.PRE_TOOL_USE:
+        ctx.report(
+            DiagnosticCode.INVALID_CONFIG,
+            "'preempt_yolo' applies to pre_tool_use only; ignored",
+            location=f"{where}.preempt_yolo",
+            severity=Severity.WARNING,
+        )
+    elif value is not True:
+        ctx.report(
+            DiagnosticCode.INVALID_CONFIG,
+            f"'preempt_yolo' must be true or false, got {describe(value)}; ignored",
+            location=f"{where}.preempt_yolo",
+            severity=Severity.WARNING,
+        )
+    else:
+        ctx.report(
+            DiagnosticCode.INVALID_CONFIG,
+            "'preempt_yolo': the group runs like any pre_tool_use group; ordering it before "
+            "the host's own approval rules is up to the host",
+            location=f"{where}.preempt_yolo",
+            severity=Severity.INFO,
+        )
+
+
+def _agent_builder(agent: str | None) -> Any:
+    def build(data: bytes, ctx: BuildContext) -> Built:
+        doc = decode_yaml(data, ctx)
+        built = Built()
+        if doc is ParseFailed:
+            return built
+        agents = doc.get("agents") if isinstance(doc, Mapping) else None
+        if not isinstance(agents, Mapping) or not agents:
+            ctx.report(
+                DiagnosticCode.INVALID_CONFIG,
+                "an agent file needs an 'agents' mapping; file skipped",
+                location="agents",
+            )
+            return built
+        name = agent
+        if name is None:
+            name = "root" if "root" in agents else str(next(iter(agents)))
+        spec = agents.get(name)
+        if spec is None:
+            ctx.report(
+                DiagnosticCode.INVALID_CONFIG,
+                f"no agent named {name!r} (agents: {', '.join(map(str, agents))}); nothing loaded",
+                location="agents",
+            )
+            return built
+        prefix = f"agents.{name}"
+        if not isinstance(spec, Mapping):
+            ctx.report(
+                DiagnosticCode.INVALID_CONFIG,
+                f"agent {name!r} must be a mapping, got {describe(spec)}; skipped",
+                location=prefix,
+            )
+            return built
+        if spec.get("hooks") is not None:
+            built.groups = parse_docker_hooks(spec["hooks"], f"{prefix}.hooks", ctx)
+        for flag, (events, builtin) in _FLAG_BUILTINS.items():
+            value = spec.get(flag)
+            if not value:
+                continue
+            entry: dict[str, Any] = {"type": "builtin", "command": builtin}
+            if flag == "add_prompt_files" and isinstance(value, list):
+                entry["args"] = [str(v) for v in value]
+            for event in events:
+                loc = f"{prefix}.{flag}"
+                node = build_handler(entry, ctx.kind_context(event, loc), ctx.kinds)
+                if node is not None:
+                    built.groups.append(
+                        MatcherGroup(event=event, nodes=(node,), location=loc, node_locations=(loc,))
+                    )
+        others = [
+            str(n)
+            for n, s in agents.items()
+            if n != name and isinstance(s, Mapping) and s.get("hooks")
+        ]
+        if others:
+            ctx.report(
+                DiagnosticCode.INVALID_CONFIG,
+                f"loaded the hooks of agent {name!r}; agents {', '.join(others)} have their own "
+                "(load them with agent=...)",
+                location="agents",
+                severity=Severity.INFO,
+            )
+        return built
+
+    return build
+
+
+def _settings_builder(data: bytes, ctx: BuildContext) -> Built:
+    built = Built()
+    if b"hooks" not in data:
+        return built  # the user config without hooks: nothing to parse (nor PyYAML to need)
+    doc = decode_yaml(data, ctx)
+    if doc is ParseFailed:
+        return built
+    if not isinstance(doc, Mapping):
+        ctx.report(
+            DiagnosticCode.INVALID_CONFIG,
+            f"the user config must be a mapping, got {describe(doc)}; file skipped",
+        )
+        return built
+    settings = doc.get("settings")
+    if settings is None:
+        return built
+    if not isinstance(settings, Mapping):
+        ctx.report(
+            DiagnosticCode.INVALID_CONFIG,
+            f"'settings' must be a mapping, got {describe(settings)}; ignored",
+            location="settings",
+        )
+        return built
+    if settings.get("hooks") is not None:
+        built.groups = parse_docker_hooks(settings["hooks"], "settings.hooks", ctx)
+    return built
+
+
+def _dropin_builder(data: bytes, ctx: BuildContext) -> Built:
+    doc = decode_yaml(data, ctx)
+    built = Built()
+    if doc is ParseFailed:
+        return built
+    if not isinstance(doc, Mapping):
+        ctx.report(
+            DiagnosticCode.CONFIG_READ_FAILED,
+            f"a hooks.d file must be a mapping of events, got {describe(doc)}; file skipped",
+        )
+        return built
+    built.groups = parse_docker_hooks(doc, "", ctx)
+    return built
+
+
+def docker_config_dir(home: str | os.PathLike[str] | None = None) -> Path:
+    """``$DOCKER_AGENT_CONFIG_DIR``, ``$CAGENT_CONFIG_DIR``, ``$XDG_CONFIG_HOME/cagent``,
+    else ``~/.config/cagent`` (``home`` replaces the environment lookups)."""
+    if home is None:
+        for var in ("DOCKER_AGENT_CONFIG_DIR", "CAGENT_CONFIG_DIR"):
+            if os.environ.get(var):
+                return Path(os.environ[var])
+        xdg = os.environ.get("XDG_CONFIG_HOME")
+        if xdg and os.path.isabs(xdg):
+            return Path(xdg) / "cagent"
+    return (Path(home) if home is not None else Path.home()) / ".config" / "cagent"
+
+
+def load_docker_agent(
+    path: str | os.PathLike[str],
+    *,
+    agent: str | None = None,
+    scope: str | None = None,
+    project_dir: str | os.PathLike[str] | None = None,
+    precedence: int | None = None,
+    trust: TrustArg = None,
+    kinds: HandlerKinds | None = None,
+    data: bytes | None = None,
+) -> LoadedConfig:
+    """The ``hooks:`` block of one agent (``agent``; default ``root``, else the first).
+
+    An agent file inside ``project_dir`` is project-scoped and needs trust.
+    """
+    label = os.fspath(path)
+    pdir = os.fspath(project_dir) if project_dir is not None else None
+    if scope is None:
+        scope = "project" if pdir is not None and is_inside(label, pdir) else "explicit"
+    config, _ = load_source(
+        label,
+        format="docker-agent",
+        scope=scope,
+        dialect=DOCKER,
+        builder=_agent_builder(agent),
+        precedence=PRECEDENCE["docker-agent"] if precedence is None else precedence,
+        project_dir=pdir,
+        trust=trust,
+        kinds=kinds,
+        data=data,
+    )
+
+    def recipe() -> LoadedConfig:
+        return load_docker_agent(
+            label, agent=agent, scope=scope, project_dir=pdir, precedence=precedence, trust=trust, kinds=kinds
+        )
+
+    return attrs.evolve(config, recipe=recipe)
+
+
+def load_docker_settings(
+    path: str | os.PathLike[str],
+    *,
+    precedence: int | None = None,
+    kinds: HandlerKinds | None = None,
+    data: bytes | None = None,
+) -> LoadedConfig:
+    """``settings.hooks`` of the user config (``~/.config/cagent/config.yaml``)."""
+    label = os.fspath(path)
+    config, _ = load_source(
+        label,
+        format="docker-settings",
+        scope="user",
+        dialect=DOCKER,
+        builder=_settings_builder,
+        precedence=PRECEDENCE["docker-settings"] if precedence is None else precedence,
+        kinds=kinds,
+        data=data,
+    )
+
+    def recipe() -> LoadedConfig:
+        return load_docker_settings(label, precedence=precedence, kinds=kinds)
+
+    return attrs.evolve(config, recipe=recipe)
+
+
+def load_docker_dropin(
+    path: str | os.PathLike[str],
+    *,
+    precedence: int | None = None,
+    kinds: HandlerKinds | None = None,
+    data: bytes | None = None,
+) -> LoadedConfig:
+    """One ``hooks.d`` file: a stand-alone hooks block."""
+    label = os.fspath(path)
+    config, _ = load_source(
+        label,
+        format="docker-dropin",
+        scope="user",
+        dialect=DOCKER,
+        builder=_dropin_builder,
+        precedence=PRECEDENCE["docker-dropin"] if precedence is None else precedence,
+        kinds=kinds,
+        data=data,
+    )
+
+    def recipe() -> LoadedConfig:
+        return load_docker_dropin(label, precedence=precedence, kinds=kinds)
+
+    return attrs.evolve(config, recipe=recipe)
+
+
+def load_docker_dropins(
+    directory: str | os.PathLike[str],
+    *,
+    kinds: HandlerKinds | None = None,
+) -> LoadedConfig:
+    """Every ``*.yaml`` / ``*.yml`` of a ``hooks.d`` directory, in lexical order."""
+    base = Path(directory)
+    try:
+        names = sorted(
+            n for n in os.listdir(base) if n.endswith((".yaml", ".yml")) and (base / n).is_file()
+        )
+    except OSError:
+        names = []
+    parts = [
+        load_docker_dropin(base / n, precedence=PRECEDENCE["docker-dropin"] + min(i, 89), kinds=kinds)
+        for i, n in enumerate(names)
+    ]
+    result = combine(parts)
+
+    def recipe() -> LoadedConfig:
+        return load_docker_dropins(directory, kinds=kinds)
+
+    return attrs.evolve(result, recipe=recipe)
+
+
+def docker_cli_hooks(
+    hooks: Mapping[str, Sequence[str] | str],
+    *,
+    kinds: HandlerKinds | None = None,
+    label: str = "cli",
+) -> LoadedConfig:
+    """Hooks from command-line flags: ``{"pre_tool_use": ["./validate.sh"]}`` is
+    ``--hook-pre-tool-use ./validate.sh``. Keys may also be flag names
+    (``--hook-pre-tool-use``/``hook-pre-tool-use``)."""
+    diags: list[Any] = []
+    ctx = BuildContext(label=label, dialect=DOCKER, kinds=kinds, diagnostics=diags)
+    groups: list[MatcherGroup] = []
+    for key, commands in hooks.items():
+        name = key.removeprefix("--").removeprefix("hook-").replace("-", "_")
+        event = parse_event_key(name, "", ctx, snake=True)
+        if event is None:
+            continue
+        for i, command in enumerate([commands] if isinstance(commands, str) else list(commands)):
+            loc = f"{name}[{i}]"
+            node = build_handler({"type": "command", "command": command}, ctx.kind_context(event, loc), kinds)
+            if node is not None:
+                groups.append(MatcherGroup(event=event, nodes=(node,), location=loc, node_locations=(loc,)))
+    from .._registry import Source, SourcedGroups
+
+    sg = SourcedGroups(
+        source=Source(label=label, precedence=PRECEDENCE["docker-cli"], dialect=DOCKER),
+        groups=tuple(groups),
+        diagnostics=tuple(diags),
+    )
+    file = LoadedFile(
+        path=label,
+        format="docker-cli",
+        scope="cli",
+        precedence=PRECEDENCE["docker-cli"],
+        handlers=sum(len(g.nodes) for g in groups),
+    )
+    frozen = dict(hooks)
+    return LoadedConfig(
+        sources=(sg,), files=(file,), recipe=lambda: docker_cli_hooks(frozen, kinds=kinds, label=label)
+    )
+
+
+def load_docker(
+    agent_file: str | os.PathLike[str] | None = None,
+    *,
+    agent: str | None = None,
+    config_dir: str | os.PathLike[str] | None = None,
+    home: str | os.PathLike[str] | None = None,
+    cli_hooks: Mapping[str, Sequence[str] | str] | None = None,
+    project_dir: str | os.PathLike[str] | None = None,
+    trust: TrustArg = None,
+    kinds: HandlerKinds | None = None,
+) -> LoadedConfig:
+    """Docker Agent's four places in order: agent, ``settings.hooks``, ``hooks.d``, CLI."""
+    policy = TrustPolicy.coerce(trust)
+    cdir = Path(config_dir) if config_dir is not None else docker_config_dir(home)
+    parts = []
+    if agent_file is not None:
+        parts.append(
+            load_docker_agent(agent_file, agent=agent, project_dir=project_dir, trust=policy, kinds=kinds)
+        )
+    for name in ("config.yaml", "config.yml"):
+        if (cdir / name).exists() or name == "config.yaml":
+            parts.append(load_docker_settings(cdir / name, kinds=kinds))
+            break
+    parts.append(load_docker_dropins(cdir / "hooks.d", kinds=kinds))
+    if cli_hooks:
+        parts.append(docker_cli_hooks(cli_hooks, kinds=kinds))
+    result = combine(parts)
+
+    def recipe() -> LoadedConfig:
+        return load_docker(
+            agent_file,
+            agent=agent,
+            config_dir=config_dir,
+            home=home,
+            cli_hooks=cli_hooks,
+            project_dir=project_dir,
+            trust=policy,
+            kinds=kinds,
+        )
+
+    return attrs.evolve(result, recipe=recipe)

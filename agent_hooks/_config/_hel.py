@@ -1,0 +1,100 @@
+"""The small harness of seed 001 (``hel``): ``{project}/.hel/hooks.json``.
+
+Claude Code's shape, dialect ``hel`` (exit 2 reads stderr only; non-zero exits
+fail open). The file is project-scoped (precedence 200) and loads only when
+trusted: by the agent_hooks trust store, or by hel's own
+``.hel/hooks-trust.json`` when that records this project's real path and the
+SHA-256 of the exact bytes read. hel runs handlers one after another and stops
+at the first deny: build the registry with ``execution={"PreToolUse": "chained"}``
+and ``stop_on_block=True`` for that behaviour.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import attrs
+
+from .._dialects import HEL
+from .._kinds import HandlerKinds
+from .._trust import TrustPolicy, TrustStore
+from ._claude import hooks_file_builder
+from ._common import LoadedConfig, json_has_hooks, load_source
+
+__all__ = ["hel_trust_file_grants", "load_hel"]
+
+TrustArg = TrustPolicy | TrustStore | bool | None
+
+_PATH_KEYS = ("project", "path", "project_path", "root", "project_dir")
+_HASH_KEYS = ("sha256", "hash", "sha", "config_sha256", "digest")
+
+
+def hel_trust_file_grants(project_dir: str | os.PathLike[str], sha: str) -> bool:
+    """Whether hel's ``.hel/hooks-trust.json`` trusts this project's config content.
+
+    Accepted shapes: one object, a list of objects, or ``{"projects": [...]}``,
+    each naming the project's real path and the config's SHA-256.
+    """
+    path = Path(project_dir) / ".hel" / "hooks-trust.json"
+    try:
+        doc = json.loads(path.read_bytes().decode("utf-8"))
+    except (OSError, ValueError):
+        return False
+    real = os.path.realpath(os.fspath(project_dir))
+    if isinstance(doc, dict) and isinstance(doc.get("projects"), list):
+        doc = doc["projects"]
+    entries = doc if isinstance(doc, list) else [doc]
+    for entry in entries:
+        if not isinstance(entry, dict):
+            continue
+        paths = [entry.get(k) for k in _PATH_KEYS if isinstance(entry.get(k), str)]
+        hashes = [entry.get(k) for k in _HASH_KEYS if isinstance(entry.get(k), str)]
+        if any(os.path.realpath(p) == real for p in paths if p) and any(
+            h.lower().removeprefix("sha256:") == sha for h in hashes if h
+        ):
+            return True
+    return False
+
+
+def load_hel(
+    project_dir: str | os.PathLike[str],
+    *,
+    path: str | os.PathLike[str] | None = None,
+    precedence: int | None = None,
+    trust: TrustArg = None,
+    kinds: HandlerKinds | None = None,
+    honor_hel_trust_file: bool = True,
+    data: bytes | None = None,
+) -> LoadedConfig:
+    """``{project_dir}/.hel/hooks.json`` (or ``path``), when the workspace is trusted."""
+    pdir = os.fspath(project_dir)
+    label = os.fspath(path) if path is not None else os.path.join(pdir, ".hel", "hooks.json")
+    extra = (lambda sha: hel_trust_file_grants(pdir, sha)) if honor_hel_trust_file else None
+    config, _ = load_source(
+        label,
+        format="hel",
+        scope="project",
+        dialect=HEL,
+        builder=hooks_file_builder,
+        precedence=precedence,
+        project_dir=pdir,
+        trust=trust,
+        kinds=kinds,
+        data=data,
+        extra_trust=extra,
+        probe=json_has_hooks,
+    )
+
+    def recipe() -> LoadedConfig:
+        return load_hel(
+            pdir,
+            path=path,
+            precedence=precedence,
+            trust=trust,
+            kinds=kinds,
+            honor_hel_trust_file=honor_hel_trust_file,
+        )
+
+    return attrs.evolve(config, recipe=recipe)

@@ -1,0 +1,257 @@
+"""``load(path)``: any supported hook file, its format detected from name and content.
+
+=====================================  ===================
+file                                   format
+=====================================  ===================
+``*.yaml`` / ``*.yml`` in ``hooks.d``  ``docker-dropin``
+YAML with ``agents:``                  ``docker-agent``
+YAML with ``settings:``                ``docker-settings``
+other YAML (event keys)                ``docker-dropin``
+``*.toml``                             ``codex-toml``
+``.deepagents/hooks.json``             ``deepagents``
+``.hel/hooks.json``                    ``hel``
+``.codex/hooks.json``                  ``codex-json``
+``hooks/hooks.json``                   ``claude-plugin``
+``settings*.json``, ``managed-*``      ``claude-settings``
+JSON that is a list, or a list         ``deepagents`` (legacy shape)
+under ``hooks``
+other JSON                             ``claude-hooks`` (or ``claude-settings``
+                                       when it has keys besides ``hooks``)
+=====================================  ===================
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import attrs
+
+from .._dialects import CLAUDE
+from .._kinds import HandlerKinds
+from .._trust import TrustPolicy, TrustStore
+from ._claude import Plugin, hooks_file_builder, load_claude_plugin, load_claude_settings
+from ._codex import load_codex, load_codex_toml
+from ._common import LoadedConfig, is_inside, json_has_hooks, load_source, read_bytes
+from ._deepagents import load_deepagents
+from ._docker import load_docker_agent, load_docker_dropin, load_docker_settings
+from ._hel import load_hel
+
+__all__ = ["FORMATS", "detect_format", "load"]
+
+TrustArg = TrustPolicy | TrustStore | bool | None
+
+FORMATS = {
+    "claude": "claude-settings",
+    "claude-settings": "claude-settings",
+    "claude-hooks": "claude-hooks",
+    "claude-plugin": "claude-plugin",
+    "plugin": "claude-plugin",
+    "deepagents": "deepagents",
+    "dcode": "deepagents",
+    "codex": "codex-json",
+    "codex-json": "codex-json",
+    "codex-toml": "codex-toml",
+    "hel": "hel",
+    "docker": "docker-agent",
+    "docker-agent": "docker-agent",
+    "docker-settings": "docker-settings",
+    "docker-dropin": "docker-dropin",
+}
+"""Accepted ``format=`` names -> the format they select."""
+
+_PROJECT_DIRS = (".claude", ".deepagents", ".hel", ".codex")
+
+
+def detect_format(path: str | os.PathLike[str], data: bytes | None = None) -> str:
+    """The format of a hook file, from its name, its directory, and (when given) its bytes."""
+    p = Path(path)
+    name, parent, suffix = p.name, p.parent.name, p.suffix.lower()
+    if suffix in (".yaml", ".yml"):
+        if parent == "hooks.d":
+            return "docker-dropin"
+        doc = _yaml_keys(data)
+        if doc is None:
+            return "docker-settings" if name in ("config.yaml", "config.yml") else "docker-agent"
+        if "agents" in doc:
+            return "docker-agent"
+        if "settings" in doc:
+            return "docker-settings"
+        return "docker-dropin"
+    if suffix == ".toml":
+        return "codex-toml"
+    if parent == ".deepagents":
+        return "deepagents"
+    if parent == ".hel" and name == "hooks.json":
+        return "hel"
+    if parent == ".codex":
+        return "codex-json"
+    if name.startswith("managed-settings") or name in ("settings.json", "settings.local.json"):
+        return "claude-settings"
+    if name == "hooks.json" and parent == "hooks":
+        return "claude-plugin"
+    try:
+        doc = json.loads((data or b"{}").decode("utf-8-sig") or "{}")
+    except ValueError:
+        return "claude-hooks"
+    if isinstance(doc, list) or (isinstance(doc, dict) and isinstance(doc.get("hooks"), list)):
+        return "deepagents"
+    if isinstance(doc, dict) and set(doc) - {"hooks", "description", "$schema"}:
+        return "claude-settings"
+    return "claude-hooks"
+
+
+def _yaml_keys(data: bytes | None) -> set[str] | None:
+    if data is None:
+        return None
+    try:
+        import yaml
+    except ImportError:
+        return None
+    try:
+        doc = yaml.safe_load(data.decode("utf-8-sig"))
+    except (ValueError, yaml.YAMLError):
+        return None
+    return {str(k) for k in doc} if isinstance(doc, dict) else None
+
+
+def _infer_project(path: str, home: str | None) -> str | None:
+    """``/repo/.claude/settings.json`` -> ``/repo`` (not for the home directory's files)."""
+    p = Path(os.path.abspath(path))
+    if p.parent.name not in _PROJECT_DIRS:
+        return None
+    root = p.parent.parent
+    home_dir = Path(home) if home is not None else Path.home()
+    if os.path.realpath(root) == os.path.realpath(home_dir):
+        return None
+    return str(root)
+
+
+def load(
+    path: str | os.PathLike[str],
+    *,
+    format: str | None = None,
+    scope: str | None = None,
+    project_dir: str | os.PathLike[str] | None = None,
+    home: str | os.PathLike[str] | None = None,
+    trust: TrustArg = None,
+    kinds: HandlerKinds | None = None,
+    precedence: int | None = None,
+    agent: str | None = None,
+    plugin_data: str | os.PathLike[str] | None = None,
+) -> LoadedConfig:
+    """Load any supported hook file; the format is detected unless ``format`` names it.
+
+    The file is read once: its format, its trust (for project-scoped files) and
+    its hooks all come from those bytes. ``project_dir`` decides which files are
+    project-scoped (inside it: they need trust); without it, a file in a
+    ``.claude``/``.deepagents``/``.hel``/``.codex`` directory outside the home
+    directory belongs to the project that holds that directory. An absent file
+    is an empty configuration, not an error.
+
+    Raises:
+        ValueError: ``format`` is not one of :data:`FORMATS`.
+    """
+    label = os.fspath(path)
+    home_s = os.fspath(home) if home is not None else None
+    if format is not None and format not in FORMATS:
+        raise ValueError(f"unknown format {format!r}; known: {', '.join(sorted(FORMATS))}")
+    pdir = os.fspath(project_dir) if project_dir is not None else None
+    if pdir is None:
+        pdir = _infer_project(label, home_s)
+    data: bytes | None
+    try:
+        data = read_bytes(label)
+    except FileNotFoundError:
+        data = None
+        absent = True
+    except OSError:
+        data = None  # the format's loader reads again and reports why it cannot
+        absent = False
+    else:
+        absent = False
+    fmt = FORMATS[format] if format is not None else detect_format(label, data)
+
+    def recipe() -> LoadedConfig:
+        return load(
+            label,
+            format=format,
+            scope=scope,
+            project_dir=project_dir,
+            home=home,
+            trust=trust,
+            kinds=kinds,
+            precedence=precedence,
+            agent=agent,
+            plugin_data=plugin_data,
+        )
+
+    if absent:
+        return LoadedConfig(recipe=recipe)
+    config = _dispatch(fmt, label, data, scope, pdir, trust, kinds, precedence, agent, plugin_data)
+    return attrs.evolve(config, recipe=recipe)
+
+
+def _dispatch(
+    fmt: str,
+    label: str,
+    data: bytes | None,
+    scope: str | None,
+    pdir: str | None,
+    trust: TrustArg,
+    kinds: HandlerKinds | None,
+    precedence: int | None,
+    agent: str | None,
+    plugin_data: str | os.PathLike[str] | None,
+) -> LoadedConfig:
+    if fmt == "claude-settings":
+        return load_claude_settings(label, scope=scope, project_dir=pdir, trust=trust, precedence=precedence, kinds=kinds, data=data)
+    if fmt == "claude-plugin":
+        root = str(Path(os.path.abspath(label)).parent.parent)
+        plugin = Plugin(
+            root=root,
+            data=os.fspath(plugin_data) if plugin_data is not None else None,
+            hooks_file=label,
+        )
+        return load_claude_plugin(plugin, project_dir=pdir, precedence=precedence, kinds=kinds, data=data)
+    if fmt == "deepagents":
+        return load_deepagents(label, scope=scope, project_dir=pdir, trust=trust, precedence=precedence, kinds=kinds, data=data)
+    if fmt == "codex-json":
+        return load_codex(label, scope=scope, project_dir=pdir, trust=trust, precedence=precedence, kinds=kinds, data=data)
+    if fmt == "codex-toml":
+        return load_codex_toml(label, scope=scope, project_dir=pdir, trust=trust, precedence=precedence, kinds=kinds, data=data)
+    if fmt == "hel":
+        project = pdir or str(Path(os.path.abspath(label)).parent.parent)
+        return load_hel(project, path=label, trust=trust, precedence=precedence, kinds=kinds, data=data)
+    if fmt == "docker-agent":
+        return load_docker_agent(
+            label,
+            agent=agent,
+            scope=scope,
+            project_dir=pdir,
+            trust=trust,
+            precedence=precedence,
+            kinds=kinds,
+            data=data,
+        )
+    if fmt == "docker-settings":
+        return load_docker_settings(label, precedence=precedence, kinds=kinds, data=data)
+    if fmt == "docker-dropin":
+        return load_docker_dropin(label, precedence=precedence, kinds=kinds, data=data)
+    # claude-hooks: a stand-alone Claude-shaped hooks file
+    sc = scope or ("project" if pdir is not None and is_inside(label, pdir) else "explicit")
+    config, _ = load_source(
+        label,
+        format="claude-hooks",
+        scope=sc,
+        dialect=CLAUDE,
+        builder=hooks_file_builder,
+        precedence=precedence,
+        project_dir=pdir,
+        trust=trust,
+        kinds=kinds,
+        data=data,
+        probe=json_has_hooks,
+    )
+    return config

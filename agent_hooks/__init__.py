@@ -20,6 +20,25 @@ event inputs through a session, and get one typed decision per event::
 from __future__ import annotations
 
 from . import _events
+from ._builtins import (
+    BUILTINS,
+    BuiltinArgumentError,
+    BuiltinHook,
+    LargeResultLimiter,
+    add_date,
+    add_directory_listing,
+    add_environment_info,
+    add_git_diff,
+    add_git_status,
+    add_prompt_files,
+    add_recent_commits,
+    add_user_info,
+    builtin,
+    limit_large_tool_results,
+    max_iterations,
+    redact_secrets,
+    redact_text,
+)
 from ._callbacks import CallbackHook
 from ._capabilities import (
     CAPABILITIES,
@@ -68,6 +87,23 @@ from ._wire import (
 __version__ = "0.1.0"
 
 __all__ = [
+    "BUILTINS",
+    "BuiltinArgumentError",
+    "BuiltinHook",
+    "LargeResultLimiter",
+    "add_date",
+    "add_directory_listing",
+    "add_environment_info",
+    "add_git_diff",
+    "add_git_status",
+    "add_prompt_files",
+    "add_recent_commits",
+    "add_user_info",
+    "builtin",
+    "limit_large_tool_results",
+    "max_iterations",
+    "redact_secrets",
+    "redact_text",
     "CAPABILITIES",
     "CLAUDE",
     "CODEX",

@@ -33,7 +33,9 @@ import re
 import shutil
 import socket
 import tempfile
+import threading
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 import anyio
@@ -650,6 +652,8 @@ _HEAD_TOOLS = frozenset({"read", "read_file", "view", "cat", "readfile", "view_f
 _session_dirs: dict[str | None, str] = {}
 """Per-session temporary directories of large results, shared by every limiter in the
 process so that a SessionEnd registration cleans up after any of them."""
+_session_dirs_lock = threading.Lock()  # the files are written from worker threads
+_NOTICE = "[Output too large: "
 
 
 def _safe(text: str) -> str:
@@ -724,7 +728,8 @@ class LargeResultLimiter:
 
     async def cleanup(self, session_id: str | None) -> None:
         """Remove the session's temporary directory and every file in it."""
-        path = _session_dirs.pop(session_id, None)
+        with _session_dirs_lock:
+            path = _session_dirs.pop(session_id, None)
         if path is not None:
             await anyio.to_thread.run_sync(lambda: shutil.rmtree(path, ignore_errors=True))
 
@@ -745,17 +750,20 @@ class LargeResultLimiter:
         lines = text.splitlines(keepends=True)
         if size <= self.max_bytes and len(lines) <= self.max_lines:
             return None
+        if text.startswith(_NOTICE):
+            return None  # already limited (the limiter is on both transform and PostToolUse)
         self._seq += 1
         name = f"{self._seq:04d}-{_safe(tool_name)}-{_safe(tool_use_id or 'call')}.txt"
         session_id = input.session_id
 
         def save() -> str:
-            directory = _session_dirs.get(session_id)
-            if directory is None or not os.path.isdir(directory):
-                directory = tempfile.mkdtemp(
-                    prefix=f"agent_hooks-results-{_safe(session_id or 'session')}-"
-                )
-                _session_dirs[session_id] = directory
+            with _session_dirs_lock:
+                directory = _session_dirs.get(session_id)
+                if directory is None or not os.path.isdir(directory):
+                    directory = tempfile.mkdtemp(
+                        prefix=f"agent_hooks-results-{_safe(session_id or 'session')}-"
+                    )
+                    _session_dirs[session_id] = directory
             path = os.path.join(directory, name)
             with open(path, "w", encoding="utf-8") as f:
                 f.write(text)
@@ -763,7 +771,10 @@ class LargeResultLimiter:
 
         path = await anyio.to_thread.run_sync(save)
         head = tool_name.lower().rsplit("__", 1)[-1] in _HEAD_TOOLS
-        excerpt = (_head if head else _tail)(lines, self.max_lines, self.max_bytes)
+        # the notice and the excerpt together stay within the limits
+        budget_bytes = self.max_bytes - 512 if self.max_bytes > 1024 else self.max_bytes // 2
+        budget_lines = max(1, self.max_lines - 3)
+        excerpt = (_head if head else _tail)(lines, budget_lines, max(1, budget_bytes))
         shown = len(excerpt.splitlines())
         where = "first" if head else "last"
         hint = (
@@ -772,7 +783,7 @@ class LargeResultLimiter:
             else "read it with a file tool (offset/limit) or grep it"
         )
         notice = (
-            f"[Output too large: {len(lines)} lines, {size} bytes. The full output was saved "
+            f"{_NOTICE}{len(lines)} lines, {size} bytes. The full output was saved "
             f"to {path}; {hint}. Showing the {where} {shown} lines.]"
         )
         return f"{notice}\n{excerpt}" if head else f"{notice}\n...\n{excerpt}"
@@ -797,19 +808,21 @@ def limit_large_tool_results(
 
 # ---------------------------------------------------------------- by name
 
-BUILTINS: Mapping[str, Callable[..., Any]] = {
-    "add_date": add_date,
-    "add_environment_info": add_environment_info,
-    "add_prompt_files": add_prompt_files,
-    "add_git_status": add_git_status,
-    "add_git_diff": add_git_diff,
-    "add_recent_commits": add_recent_commits,
-    "add_directory_listing": add_directory_listing,
-    "add_user_info": add_user_info,
-    "max_iterations": max_iterations,
-    "redact_secrets": redact_secrets,
-    "limit_large_tool_results": limit_large_tool_results,
-}
+BUILTINS: Mapping[str, Callable[..., Any]] = MappingProxyType(
+    {
+        "add_date": add_date,
+        "add_environment_info": add_environment_info,
+        "add_prompt_files": add_prompt_files,
+        "add_git_status": add_git_status,
+        "add_git_diff": add_git_diff,
+        "add_recent_commits": add_recent_commits,
+        "add_directory_listing": add_directory_listing,
+        "add_user_info": add_user_info,
+        "max_iterations": max_iterations,
+        "redact_secrets": redact_secrets,
+        "limit_large_tool_results": limit_large_tool_results,
+    }
+)
 """Every built-in by its configuration name (Docker Agent's ``command``) -> its factory."""
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 import inspect
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, Literal
 
 import anyio.to_thread
@@ -176,8 +176,8 @@ def callback_node(
         getattr(fn, "__call__", None)  # noqa: B004 - async callable objects
     )
 
-    async def invoke(*args: Any) -> Any:
-        if thread and not is_async:
+    async def invoke_plain(*args: Any) -> Any:
+        if thread:
             result = await anyio.to_thread.run_sync(
                 functools.partial(fn, *args), abandon_on_cancel=True
             )
@@ -186,6 +186,9 @@ def callback_node(
         if inspect.isawaitable(result):
             result = await result
         return result
+
+    # an async callback is awaited directly (no wrapper coroutine on the hot path)
+    invoke: Callable[..., Awaitable[Any]] = fn if is_async else invoke_plain
 
     if kind == "sdk":
 

@@ -34,10 +34,11 @@ from ._capabilities import EventSpec, Exit2
 from ._diagnostics import Diagnostic, DiagnosticCode, Severity
 from ._dialects import Dialect
 from ._errors import RegistrationError
-from ._model import HookOutput
+from ._model import HookOutput, Merge
 from ._nodes import HandlerNode, HandlerResult, HookCall, OnError, Outcome
-from ._outputs import blocking_output, is_blocking
+from ._outputs import blocking_output, is_blocking, rank_key
 from ._process import ProcessResult, ProcessSpec, fast_path_argv, run_process, scrub_env, shell_argv
+from ._types import field_codecs
 from ._wire import DecodedOutput, decode_output, payload_bytes
 
 __all__ = ["CommandHook", "interpret_process", "timeout_diagnostic"]
@@ -366,12 +367,34 @@ def _exit_two(
             reason=reason,
         )
     if answer is not None and is_blocking(answer):
-        output: HookOutput | None = answer  # its own blocking reason is the message
+        # Its own blocking reason is the message; without one, stderr (or the default) is.
+        output: HookOutput | None = _with_block_reason(answer, reason)
     else:
         output = _overlay(answer, blocking_output(spec, reason))
     return HandlerResult(
         outcome=Outcome.BLOCKED, exit_code=2, output=output, diagnostics=tuple(diags), reason=reason
     )
+
+
+def _with_block_reason(output: HookOutput, reason: str) -> HookOutput:
+    """A blocking answer whose blocking decision has no message, given ``reason`` as one."""
+    for fc in field_codecs(type(output), True):
+        if fc.info.merge is not Merge.RANK:
+            continue
+        value = getattr(output, fc.name)
+        if value is None or rank_key(fc, value) != fc.info.rank[0]:
+            continue
+        companion = fc.info.companion
+        if companion is None:
+            return output
+        if fc.info.rank_by:  # the message lives inside the decision object
+            if getattr(value, companion, None):
+                return output
+            return attrs.evolve(output, **{fc.name: attrs.evolve(value, **{companion: reason})})
+        if getattr(output, companion, None):
+            return output
+        return attrs.evolve(output, **{companion: reason})
+    return output
 
 
 def _overlay(base: HookOutput | None, top: HookOutput | None) -> HookOutput | None:

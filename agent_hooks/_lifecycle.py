@@ -440,10 +440,12 @@ class LifecycleMixin:
         """
         d = await self.dispatch(StopInput(last_assistant_message=last_assistant_message))
         capped = any(x.code is DiagnosticCode.CONTINUATION_CAP for x in d.diagnostics)
-        must_go_on = d.blocked and d.should_continue
+        # A block, or additionalContext (Claude Code's non-error feedback), keeps the turn going.
+        own_context = d.output.additional_context
+        must_go_on = (d.blocked or bool(own_context)) and d.should_continue
         return StopOutcome(
             should_stop=not must_go_on,
-            feedback=d.reason if must_go_on else None,
+            feedback=_join(d.reason if d.blocked else None, own_context) if must_go_on else None,
             capped=capped,
             context=d.context,
             messages=d.system_messages,
@@ -456,8 +458,8 @@ class LifecycleMixin:
         """SessionStart: context that persists for the session (kept in
         :attr:`persistent_context` too, plain-stdout context included)."""
         d = await self.dispatch(SessionStartInput(source=source, model=model))
-        if d.context:
-            self.persistent_context.append(d.context)
+        if d.output.additional_context:
+            self.persistent_context.append(d.output.additional_context)
         return _turn(d)
 
     async def end(self, reason: str = "other") -> TurnOutcome:

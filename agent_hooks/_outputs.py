@@ -15,6 +15,7 @@ import attrs
 from ._capabilities import EventSpec, Exit2
 from ._diagnostics import Diagnostic, DiagnosticCode, Severity
 from ._model import HookOutput, Merge
+from ._names import HookEvent
 from ._types import FieldCodec, TypeDesc, field_codecs
 
 __all__ = [
@@ -139,13 +140,35 @@ def _misfits(value: Any) -> list[FieldCodec]:
     return [fc for fc in _codecs(type(value)) if not _fits(fc.type, getattr(value, fc.name))]
 
 
+_CHECKS: dict[tuple[HookEvent, type], tuple[tuple[FieldCodec, bool], ...]] = {}
+
+
+def _checks(spec: EventSpec, cls: type) -> tuple[tuple[FieldCodec, bool], ...]:
+    """Each field of ``cls`` with whether ``spec``'s event honours it (built once)."""
+    found = _CHECKS.get((spec.event, cls))
+    if found is None:
+        honoured = spec.honoured_fields
+        found = tuple((fc, fc.name in honoured) for fc in _codecs(cls))
+        _CHECKS[(spec.event, cls)] = found
+    return found
+
+
 def check_output(
     spec: EventSpec, output: HookOutput
 ) -> tuple[HookOutput | None, tuple[Diagnostic, ...]]:
     """Check a typed answer: values of the wrong type or outside their allowed set make
     the whole answer invalid (``None`` with an ``invalid_value`` diagnostic); fields the
     event does not honour are dropped, saying so."""
-    bad = _misfits(output)
+    bad: list[FieldCodec] = []
+    dropped: list[str] = []
+    for fc, honoured in _checks(spec, type(output)):
+        value = getattr(output, fc.name)
+        if value is None:
+            continue
+        if not _fits(fc.type, value):
+            bad.append(fc)
+        elif not honoured:
+            dropped.append(fc.name)
     if bad:
         diags = tuple(
             Diagnostic(
@@ -159,12 +182,6 @@ def check_output(
             for fc in bad
         )
         return None, diags
-    honoured = spec.honoured_fields
-    dropped = [
-        a.name
-        for a in attrs.fields(type(output))
-        if a.name not in honoured and getattr(output, a.name) is not None
-    ]
     if not dropped:
         return output, ()
     diag = Diagnostic(

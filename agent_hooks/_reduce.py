@@ -16,6 +16,7 @@ import attrs
 from ._capabilities import EventSpec
 from ._diagnostics import Diagnostic, DiagnosticCode, Severity
 from ._model import HookOutput, Merge
+from ._names import HookEvent
 from ._nodes import HandlerResult
 from ._types import field_codecs
 
@@ -37,13 +38,25 @@ class _Step:
     join_companion: bool
 
 
-_PLANS: dict[type, tuple[_Step, ...]] = {}
+# Enum members bound once: ``Merge.X`` is a slow class-attribute lookup on Python < 3.12.
+_FIRST, _LAST, _JOIN, _CONCAT = Merge.FIRST, Merge.LAST, Merge.JOIN, Merge.CONCAT
+_ALL, _ANY, _UPDATE, _RANK, _COMPANION = (
+    Merge.ALL,
+    Merge.ANY,
+    Merge.UPDATE,
+    Merge.RANK,
+    Merge.COMPANION,
+)
+
+_PLANS: dict[HookEvent, tuple[type[HookOutput], tuple[_Step, ...]]] = {}
 
 
-def _plan(cls: type[HookOutput]) -> tuple[_Step, ...]:
-    found = _PLANS.get(cls)
+def _plan(spec: EventSpec) -> tuple[type[HookOutput], tuple[_Step, ...]]:
+    """The event's output class and its merge steps, built on first use."""
+    found = _PLANS.get(spec.event)
     if found is None:
-        found = tuple(
+        cls = spec.output_type
+        steps = tuple(
             _Step(
                 name=fc.name,
                 merge=fc.info.merge,
@@ -54,9 +67,9 @@ def _plan(cls: type[HookOutput]) -> tuple[_Step, ...]:
                 join_companion=fc.info.join_companion,
             )
             for fc in field_codecs(cls, True)
-            if fc.info.merge is not Merge.COMPANION
+            if fc.info.merge is not _COMPANION
         )
-        _PLANS[cls] = found
+        _PLANS[spec.event] = found = (cls, steps)
     return found
 
 
@@ -74,25 +87,32 @@ def reduce_results(
     ``chained`` tells that rewrites were threaded from handler to handler, so a
     later rewrite building on an earlier one is not reported as an override.
     """
-    cls = spec.output_type
+    cls, plan = _plan(spec)
     answered = [(r, r.output) for r in results if r.output is not None]
     if not answered:
         return cls(), ()
     diags: list[Diagnostic] = []
     values: dict[str, Any] = {}
-    for step in _plan(cls):
+    only = answered[0] if len(answered) == 1 else None
+    for step in plan:
         name = step.name
-        pairs = [(r, v) for r, o in answered if (v := getattr(o, name, None)) is not None]
-        if not pairs:
-            continue
+        if only is not None:  # one answer (the common case): no list to build per field
+            value = getattr(only[1], name, None)
+            if value is None:
+                continue
+            pairs = [(only[0], value)]
+        else:
+            pairs = [(r, v) for r, o in answered if (v := getattr(o, name, None)) is not None]
+            if not pairs:
+                continue
         merge = step.merge
         if name == "system_message":
             pairs = [(r, v) for r, v in pairs if not getattr(r.output, "suppress_output", False)]
             if not pairs:
                 continue
-        if merge is Merge.FIRST:
+        if merge is _FIRST:
             values[name] = pairs[0][1]
-        elif merge is Merge.LAST:
+        elif merge is _LAST:
             values[name] = pairs[-1][1]
             if len(pairs) > 1 and not chained:
                 winner = pairs[-1][0]
@@ -110,20 +130,20 @@ def reduce_results(
                         handler=info.name if info else None,
                     )
                 )
-        elif merge is Merge.JOIN:
+        elif merge is _JOIN:
             values[name] = "\n".join(str(v) for _, v in pairs)
-        elif merge is Merge.CONCAT:
+        elif merge is _CONCAT:
             values[name] = "".join(str(v) for _, v in pairs)
-        elif merge is Merge.ALL:
+        elif merge is _ALL:
             values[name] = all(bool(v) for _, v in pairs)
-        elif merge is Merge.ANY:
+        elif merge is _ANY:
             values[name] = any(bool(v) for _, v in pairs)
-        elif merge is Merge.UPDATE:
+        elif merge is _UPDATE:
             merged: dict[str, Any] = {}
             for _, v in pairs:
                 merged.update(v)
             values[name] = merged
-        elif merge is Merge.RANK:
+        elif merge is _RANK:
             order, rank_by, weakest = step.order, step.rank_by, len(step.order)
             ranked = [(r, v, getattr(v, rank_by) if rank_by else v) for r, v in pairs]
             best = min(ranked, key=lambda p: order.get(p[2], weakest))

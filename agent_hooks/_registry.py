@@ -245,7 +245,7 @@ class CompiledRegistry:
         return nodes
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, init=False)  # the __init__ below; attrs adds __attrs_init__
 class HookRegistry:
     """Hook groups from any number of sources, and the options dispatch runs with.
 
@@ -296,7 +296,7 @@ class HookRegistry:
                 SourcedGroups(source=src, groups=_groups_from_hooks(hooks)),
                 *all_sources,
             )
-        self.__attrs_init__(sources=all_sources, **options)  # type: ignore[attr-defined]
+        self.__attrs_init__(sources=all_sources, **options)
 
     def add(
         self,

@@ -88,10 +88,13 @@ class TrustStore:
 
     # ------------------------------------------------------------- reading
 
-    def _diag(self, message: str, code: DiagnosticCode = DiagnosticCode.CONFIG_READ_FAILED) -> Diagnostic:
+    def _diag(
+        self, message: str, code: DiagnosticCode = DiagnosticCode.CONFIG_READ_FAILED
+    ) -> Diagnostic:
         return Diagnostic(
             code=code,
-            message=message + "; it grants no trust until fixed (re-grant with `agent-hooks trust`)",
+            message=message
+            + "; it grants no trust until fixed (re-grant with `agent-hooks trust`)",
             severity=Severity.WARNING,
             source=str(self.path),
         )
@@ -119,11 +122,15 @@ class TrustStore:
         try:
             doc = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, ValueError) as exc:
-            return {}, (self._diag(f"trust store is corrupt ({exc})", DiagnosticCode.INVALID_CONFIG),)
+            return {}, (
+                self._diag(f"trust store is corrupt ({exc})", DiagnosticCode.INVALID_CONFIG),
+            )
         projects = doc.get("projects") if isinstance(doc, dict) else None
         if not isinstance(projects, dict):
             return {}, (
-                self._diag("trust store is corrupt (no 'projects' object)", DiagnosticCode.INVALID_CONFIG),
+                self._diag(
+                    "trust store is corrupt (no 'projects' object)", DiagnosticCode.INVALID_CONFIG
+                ),
             )
         result: _Projects = {}
         diags: list[Diagnostic] = []
@@ -133,7 +140,9 @@ class TrustStore:
                 isinstance(v, str) and _SHA256.match(v) for v in files.values()
             ):
                 diags.append(
-                    self._diag(f"trust store entry for {key!r} is corrupt", DiagnosticCode.INVALID_CONFIG)
+                    self._diag(
+                        f"trust store entry for {key!r} is corrupt", DiagnosticCode.INVALID_CONFIG
+                    )
                 )
                 continue
             result[key] = {str(k): v for k, v in files.items()}

@@ -55,7 +55,9 @@ async def main() -> None:
             ("Bash", {"command": "rm -rf build/"}),
             ("Edit", {"file_path": "/repo/.env", "old_string": "A=1", "new_string": "A=2"}),
         ]:
-            decision = await session.dispatch(PreToolUseInput(tool_name=tool, tool_input=tool_input))
+            decision = await session.dispatch(
+                PreToolUseInput(tool_name=tool, tool_input=tool_input)
+            )
             verdict = decision.output.permission_decision or "no opinion"
             print(f"{tool:5} {tool_input}\n      -> {verdict}: {decision.reason or ''}")
 

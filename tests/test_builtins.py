@@ -585,6 +585,11 @@ async def test_redact_secrets_through_the_lifecycle() -> None:
 # --------------------------------------------------- limit_large_tool_results
 
 
+def _files_in(directory: str) -> list[str]:
+    """The files in a directory ([] when it does not exist)."""
+    return os.listdir(directory) if os.path.isdir(directory) else []
+
+
 def _saved_path(notice: str) -> Path:
     m = re.search(r"saved to (\S+?);", notice)
     assert m, notice
@@ -611,9 +616,10 @@ async def test_limit_large_tool_results_by_lines_keeps_the_tail(tmp_path: Path) 
     view = out.updated_tool_response
     assert isinstance(view, str)
     assert view.startswith("[Output too large: 100 lines")
-    assert "line 99" in view
-    assert "line 90" in view
+    assert view.endswith("line 99\n")
+    assert "line 95" in view
     assert "line 89" not in view
+    assert len(view.splitlines()) <= 10  # notice and excerpt within the limit
     path = _saved_path(view)
     assert path.read_text() == text
     await hook.cleanup("big-lines")
@@ -627,9 +633,9 @@ async def test_limit_large_tool_results_head_for_file_readers() -> None:
     out = await hook(PostToolUseInput(session_id="head", tool_name="Read", tool_response=text))
     assert isinstance(out, PostToolUseOutput)
     view = out.updated_tool_output
-    assert "row 0" in view
-    assert "row 4" in view
+    assert view.splitlines()[1] == "row 0"
     assert "row 5\n" not in view
+    assert len(view.splitlines()) <= 5
     assert "offset/limit" in view
     await hook.cleanup("head")
 
@@ -645,6 +651,7 @@ async def test_limit_large_tool_results_by_bytes_and_structured_results() -> Non
     assert isinstance(view, str)
     excerpt = view.split("\n...\n", 1)[1]
     assert 0 < len(excerpt.encode()) <= 1024
+    assert len(view.encode()) <= 1024  # notice and excerpt within the limit
     assert _saved_path(view).read_text() == one_line
     structured = {"items": list(range(2000))}
     out2 = await hook(
@@ -675,6 +682,29 @@ async def test_limit_large_tool_results_files_removed_at_session_end() -> None:
         await session.end()
     assert not path.exists()
     assert hook.directory("cleanup-test") is None
+
+
+async def test_limit_large_tool_results_on_transform_and_post_tool_use_saves_once() -> None:
+    hook = limit_large_tool_results(max_lines=20, max_bytes=2048)
+    registry = HookRegistry(
+        {
+            "ToolResponseTransform": [HookMatcher(hooks=[hook])],
+            "PostToolUse": [HookMatcher(hooks=[hook])],
+            "SessionEnd": [HookMatcher(hooks=[hook])],
+        }
+    )
+    big = "".join(f"{i:05d} {'z' * 70}\n" for i in range(500))
+    async with registry.session(session_id="once") as session:
+        outcome = await session.call_tool("Bash", {"command": "x"}, lambda _: big)
+        directory = hook.directory("once")
+        assert directory is not None
+        assert len(_files_in(directory)) == 1  # PostToolUse saw the limited text
+        view = outcome.model_view
+        assert len(view.splitlines()) <= 20
+        assert len(view.encode()) <= 2048
+        assert view.endswith(f"00499 {'z' * 70}\n")
+        await session.end()
+    assert not _files_in(directory)
 
 
 async def test_limit_large_tool_results_cleanup_from_another_instance() -> None:

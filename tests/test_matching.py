@@ -6,6 +6,7 @@ events without a matcher field, ``if`` rules, tool aliases and de-duplication.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,6 +16,7 @@ from agent_hooks import (
     DEEPAGENTS,
     DOCKER,
     CallbackHook,
+    CommandHook,
     DiagnosticCode,
     Dialect,
     FileChangedInput,
@@ -417,6 +419,24 @@ async def test_identical_command_handlers_from_several_sources_run_once() -> Non
         await session.dispatch(tool("Bash"))
         assert log.count("user-fmt") == 2
         assert "project-fmt" not in log
+
+
+async def test_identical_shell_commands_from_two_settings_files_run_once(tmp_path: Path) -> None:
+    log = tmp_path / "ran.log"
+    same = f"echo ran >> '{log}'"
+    registry = HookRegistry(
+        {"PreToolUse": [HookMatcher(matcher="Bash", hooks=[CommandHook(command=same)])]},
+        source="~/.claude/settings.json",
+    ).add(
+        {"PreToolUse": [HookMatcher(hooks=[CommandHook(command=same)])]},
+        source=Source(label=".claude/settings.json", precedence=1),
+    )
+    async with registry.session(cwd=str(tmp_path)) as session:
+        decision = await session.dispatch(tool("Bash", command="ls"))
+    assert log.read_text() == "ran\n"
+    (result,) = decision.results
+    assert result.handler is not None
+    assert result.handler.source == "~/.claude/settings.json"
 
 
 async def test_python_callbacks_are_never_deduplicated() -> None:

@@ -111,7 +111,9 @@ def settings_probe(data: bytes) -> bool:
         return True
     if not isinstance(doc, dict):
         return True
-    return any(doc.get(k) is not None for k in ("hooks", "disableAllHooks", "allowManagedHooksOnly"))
+    return any(
+        doc.get(k) is not None for k in ("hooks", "disableAllHooks", "allowManagedHooksOnly")
+    )
 
 
 def settings_builder(data: bytes, ctx: BuildContext) -> Built:
@@ -338,11 +340,11 @@ def load_claude(
             if not _same(path, user_path):  # run from the home directory: it is the user file
                 settings(path, scope)
     settings(user_path, "user")
-    for i, spec in enumerate(Plugin.coerce(p) for p in plugins):
+    for i, plugin in enumerate(Plugin.coerce(p) for p in plugins):
         cfg = load_claude_plugin(
-            spec, precedence=PRECEDENCE["plugin"] + min(i, 99), kinds=kinds, project_dir=pdir
+            plugin, precedence=PRECEDENCE["plugin"] + min(i, 99), kinds=kinds, project_dir=pdir
         )
-        entries.append(("plugin", cfg, {}, spec))
+        entries.append(("plugin", cfg, {}, plugin))
 
     def label(cfg: LoadedConfig) -> str | None:
         return cfg.files[0].path if cfg.files else None
@@ -361,13 +363,21 @@ def load_claude(
     )
 
     out: list[LoadedConfig] = []
-    for scope, cfg, flags, spec in entries:
+    for scope, cfg, flags, owner in entries:
         if scope != "managed" and flags.get("allowManagedHooksOnly") is not None and cfg.files:
-            cfg = _note(cfg, "'allowManagedHooksOnly' is only honoured in managed policy settings; ignored")
-        if decided is not None and decided[1] is True and (scope != "managed" or decided[0] == "managed"):
+            cfg = _note(
+                cfg, "'allowManagedHooksOnly' is only honoured in managed policy settings; ignored"
+            )
+        if (
+            decided is not None
+            and decided[1] is True
+            and (scope != "managed" or decided[0] == "managed")
+        ):
             where = decided[2] or "the caller's settings"
-            cfg = disable_config(cfg, f"disableAllHooks is true (from {where})", DiagnosticCode.HOOKS_DISABLED)
-        elif managed_only and scope != "managed" and not (spec is not None and spec.managed):
+            cfg = disable_config(
+                cfg, f"disableAllHooks is true (from {where})", DiagnosticCode.HOOKS_DISABLED
+            )
+        elif managed_only and scope != "managed" and not (owner is not None and owner.managed):
             cfg = disable_config(
                 cfg,
                 "allowManagedHooksOnly is true in managed policy settings",
@@ -406,5 +416,6 @@ def _note(config: LoadedConfig, message: str) -> LoadedConfig:
         location="allowManagedHooksOnly",
     )
     return attrs.evolve(
-        config, sources=(attrs.evolve(sg, diagnostics=(*sg.diagnostics, extra)), *config.sources[1:])
+        config,
+        sources=(attrs.evolve(sg, diagnostics=(*sg.diagnostics, extra)), *config.sources[1:]),
     )

@@ -141,7 +141,9 @@ def load_codex(
     )
 
     def recipe() -> LoadedConfig:
-        return load_codex(label, scope=sc, project_dir=pdir, precedence=precedence, trust=trust, kinds=kinds)
+        return load_codex(
+            label, scope=sc, project_dir=pdir, precedence=precedence, trust=trust, kinds=kinds
+        )
 
     return attrs.evolve(config, recipe=recipe)
 
@@ -207,10 +209,20 @@ def load_codex_dir(
         if os.path.realpath(pdir) != os.path.realpath(user_dir):
             for name in ("hooks.json", "config.toml"):
                 parts.append(
-                    load_codex(pdir / name, scope="project", project_dir=project_dir, trust=policy, kinds=kinds)
+                    load_codex(
+                        pdir / name,
+                        scope="project",
+                        project_dir=project_dir,
+                        trust=policy,
+                        kinds=kinds,
+                    )
                 )
     for name in ("hooks.json", "config.toml"):
-        parts.append(load_codex(user_dir / name, scope="user", project_dir=project_dir, trust=policy, kinds=kinds))
+        parts.append(
+            load_codex(
+                user_dir / name, scope="user", project_dir=project_dir, trust=policy, kinds=kinds
+            )
+        )
     result = _drop_empty_toml(combine(parts))
 
     def recipe() -> LoadedConfig:

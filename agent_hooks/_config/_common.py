@@ -251,7 +251,9 @@ class Built:
 Builder = Callable[[bytes, BuildContext], Built]
 
 
-def parse_event_key(key: object, prefix: str, ctx: BuildContext, *, snake: bool) -> HookEvent | None:
+def parse_event_key(
+    key: object, prefix: str, ctx: BuildContext, *, snake: bool
+) -> HookEvent | None:
     """The event of a configuration key, or None (diagnosed) when nobody knows it."""
     where = join(prefix, key)
     if not isinstance(key, str):
@@ -449,7 +451,9 @@ def load_source(
     diags: list[Diagnostic] = []
     source = Source(label=label, precedence=prec, dialect=dialect, env=dict(env or {}))
 
-    def result(status: str, sha: str | None, built: Built | None) -> tuple[LoadedConfig, Built | None]:
+    def result(
+        status: str, sha: str | None, built: Built | None
+    ) -> tuple[LoadedConfig, Built | None]:
         groups = tuple(built.groups) if built is not None else ()
         file = LoadedFile(
             path=label,
@@ -493,7 +497,8 @@ def load_source(
                     code=DiagnosticCode.UNTRUSTED,
                     message=(
                         f"project hooks in {rel} were not loaded: the workspace {project_dir} is not "
-                        f"trusted for this content (sha256 {sha[:12]}...); " + trust_hint(project_dir)
+                        f"trusted for this content (sha256 {sha[:12]}...); "
+                        + trust_hint(project_dir)
                     ),
                     severity=Severity.WARNING,
                     source=label,
@@ -515,9 +520,7 @@ def load_source(
         built.groups = [
             attrs.evolve(g, nodes=tuple(transform(n) for n in g.nodes)) for g in built.groups
         ]
-    failed = any(
-        d.code is DiagnosticCode.CONFIG_READ_FAILED and d.source == label for d in diags
-    )
+    failed = any(d.code is DiagnosticCode.CONFIG_READ_FAILED and d.source == label for d in diags)
     return result("invalid" if failed else "loaded", sha, built)
 
 
@@ -547,7 +550,7 @@ def disable_config(config: LoadedConfig, message: str, code: DiagnosticCode) -> 
     """The same files with their hooks removed and a diagnostic saying why."""
     sources = []
     files = []
-    for sg, file in zip(config.sources, config.files):
+    for sg, file in zip(config.sources, config.files, strict=True):
         if file.status != "loaded":
             sources.append(sg)
             files.append(file)

@@ -235,7 +235,11 @@ def load_deepagents_dir(
         project = Path(project_dir) / ".deepagents" / "hooks.json"
         if os.path.realpath(project) != os.path.realpath(user):
             parts.append(
-                load_deepagents(project, scope="project", project_dir=project_dir, trust=policy, kinds=kinds)
+                load_deepagents(
+                    project, scope="project", project_dir=project_dir, trust=policy, kinds=kinds
+                )
             )
-    parts.append(load_deepagents(user, scope="user", project_dir=project_dir, trust=policy, kinds=kinds))
+    parts.append(
+        load_deepagents(user, scope="user", project_dir=project_dir, trust=policy, kinds=kinds)
+    )
     return combine(parts)

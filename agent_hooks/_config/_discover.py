@@ -124,7 +124,9 @@ def discover(
         parts.append(load_deepagents_dir(project_dir, home=home, trust=policy, kinds=kinds))
     if "codex" in ecosystems:
         parts.append(
-            load_codex_dir(project_dir, home=home, codex_home_dir=codex_home, trust=policy, kinds=kinds)
+            load_codex_dir(
+                project_dir, home=home, codex_home_dir=codex_home, trust=policy, kinds=kinds
+            )
         )
     if "hel" in ecosystems and project_dir is not None:
         parts.append(load_hel(project_dir, trust=policy, kinds=kinds))

@@ -36,7 +36,7 @@ import attrs
 from .._diagnostics import DiagnosticCode, Severity
 from .._dialects import DOCKER
 from .._kinds import HandlerKinds, build_handler
-from .._names import HookEvent, parse_event
+from .._names import HookEvent
 from .._registry import MatcherGroup
 from .._trust import TrustPolicy, TrustStore
 from ._common import (
@@ -115,7 +115,12 @@ def decode_yaml(data: bytes, ctx: BuildContext) -> Any:
 
 
 def _is_group(item: object) -> bool:
-    return isinstance(item, Mapping) and "hooks" in item and "type" not in item and "command" not in item
+    return (
+        isinstance(item, Mapping)
+        and "hooks" in item
+        and "type" not in item
+        and "command" not in item
+    )
 
 
 def parse_docker_hooks(hooks: object, prefix: str, ctx: BuildContext) -> list[MatcherGroup]:
@@ -157,7 +162,9 @@ def parse_docker_hooks(hooks: object, prefix: str, ctx: BuildContext) -> list[Ma
                 continue
             node = build_handler(item, ctx.kind_context(event, loc), ctx.kinds)
             if node is not None:
-                groups.append(MatcherGroup(event=event, nodes=(node,), location=loc, node_locations=(loc,)))
+                groups.append(
+                    MatcherGroup(event=event, nodes=(node,), location=loc, node_locations=(loc,))
+                )
     return groups
 
 
@@ -236,7 +243,9 @@ def _agent_builder(agent: str | None) -> Any:
                 node = build_handler(entry, ctx.kind_context(event, loc), ctx.kinds)
                 if node is not None:
                     built.groups.append(
-                        MatcherGroup(event=event, nodes=(node,), location=loc, node_locations=(loc,))
+                        MatcherGroup(
+                            event=event, nodes=(node,), location=loc, node_locations=(loc,)
+                        )
                     )
         others = [
             str(n)
@@ -346,7 +355,13 @@ def load_docker_agent(
 
     def recipe() -> LoadedConfig:
         return load_docker_agent(
-            label, agent=agent, scope=scope, project_dir=pdir, precedence=precedence, trust=trust, kinds=kinds
+            label,
+            agent=agent,
+            scope=scope,
+            project_dir=pdir,
+            precedence=precedence,
+            trust=trust,
+            kinds=kinds,
         )
 
     return attrs.evolve(config, recipe=recipe)
@@ -418,7 +433,9 @@ def load_docker_dropins(
     except OSError:
         names = []
     parts = [
-        load_docker_dropin(base / n, precedence=PRECEDENCE["docker-dropin"] + min(i, 89), kinds=kinds)
+        load_docker_dropin(
+            base / n, precedence=PRECEDENCE["docker-dropin"] + min(i, 89), kinds=kinds
+        )
         for i, n in enumerate(names)
     ]
     result = combine(parts)
@@ -448,9 +465,13 @@ def docker_cli_hooks(
             continue
         for i, command in enumerate([commands] if isinstance(commands, str) else list(commands)):
             loc = f"{name}[{i}]"
-            node = build_handler({"type": "command", "command": command}, ctx.kind_context(event, loc), kinds)
+            node = build_handler(
+                {"type": "command", "command": command}, ctx.kind_context(event, loc), kinds
+            )
             if node is not None:
-                groups.append(MatcherGroup(event=event, nodes=(node,), location=loc, node_locations=(loc,)))
+                groups.append(
+                    MatcherGroup(event=event, nodes=(node,), location=loc, node_locations=(loc,))
+                )
     from .._registry import Source, SourcedGroups
 
     sg = SourcedGroups(
@@ -467,7 +488,9 @@ def docker_cli_hooks(
     )
     frozen = dict(hooks)
     return LoadedConfig(
-        sources=(sg,), files=(file,), recipe=lambda: docker_cli_hooks(frozen, kinds=kinds, label=label)
+        sources=(sg,),
+        files=(file,),
+        recipe=lambda: docker_cli_hooks(frozen, kinds=kinds, label=label),
     )
 
 
@@ -488,7 +511,9 @@ def load_docker(
     parts = []
     if agent_file is not None:
         parts.append(
-            load_docker_agent(agent_file, agent=agent, project_dir=project_dir, trust=policy, kinds=kinds)
+            load_docker_agent(
+                agent_file, agent=agent, project_dir=project_dir, trust=policy, kinds=kinds
+            )
         )
     for name in ("config.yaml", "config.yml"):
         if (cdir / name).exists() or name == "config.yaml":

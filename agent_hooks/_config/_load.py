@@ -31,9 +31,10 @@ import attrs
 from .._dialects import CLAUDE
 from .._kinds import HandlerKinds
 from .._trust import TrustPolicy, TrustStore
+from . import _common
 from ._claude import Plugin, hooks_file_builder, load_claude_plugin, load_claude_settings
 from ._codex import load_codex, load_codex_toml
-from ._common import LoadedConfig, is_inside, json_has_hooks, load_source, read_bytes
+from ._common import LoadedConfig, is_inside, json_has_hooks, load_source
 from ._deepagents import load_deepagents
 from ._docker import load_docker_agent, load_docker_dropin, load_docker_settings
 from ._hel import load_hel
@@ -140,6 +141,7 @@ def load(
     precedence: int | None = None,
     agent: str | None = None,
     plugin_data: str | os.PathLike[str] | None = None,
+    data: bytes | None = None,
 ) -> LoadedConfig:
     """Load any supported hook file; the format is detected unless ``format`` names it.
 
@@ -148,7 +150,8 @@ def load(
     project-scoped (inside it: they need trust); without it, a file in a
     ``.claude``/``.deepagents``/``.hel``/``.codex`` directory outside the home
     directory belongs to the project that holds that directory. An absent file
-    is an empty configuration, not an error.
+    is an empty configuration, not an error. ``data``: the file's bytes when the
+    caller already read them (they are used instead of reading the file).
 
     Raises:
         ValueError: ``format`` is not one of :data:`FORMATS`.
@@ -160,17 +163,14 @@ def load(
     pdir = os.fspath(project_dir) if project_dir is not None else None
     if pdir is None:
         pdir = _infer_project(label, home_s)
-    data: bytes | None
-    try:
-        data = read_bytes(label)
-    except FileNotFoundError:
-        data = None
-        absent = True
-    except OSError:
-        data = None  # the format's loader reads again and reports why it cannot
-        absent = False
-    else:
-        absent = False
+    absent = False
+    if data is None:
+        try:
+            data = _common.read_bytes(label)
+        except FileNotFoundError:
+            absent = True
+        except OSError:
+            pass  # the format's loader reads again and reports why it cannot
     fmt = FORMATS[format] if format is not None else detect_format(label, data)
 
     def recipe() -> LoadedConfig:
@@ -206,7 +206,15 @@ def _dispatch(
     plugin_data: str | os.PathLike[str] | None,
 ) -> LoadedConfig:
     if fmt == "claude-settings":
-        return load_claude_settings(label, scope=scope, project_dir=pdir, trust=trust, precedence=precedence, kinds=kinds, data=data)
+        return load_claude_settings(
+            label,
+            scope=scope,
+            project_dir=pdir,
+            trust=trust,
+            precedence=precedence,
+            kinds=kinds,
+            data=data,
+        )
     if fmt == "claude-plugin":
         root = str(Path(os.path.abspath(label)).parent.parent)
         plugin = Plugin(
@@ -214,16 +222,44 @@ def _dispatch(
             data=os.fspath(plugin_data) if plugin_data is not None else None,
             hooks_file=label,
         )
-        return load_claude_plugin(plugin, project_dir=pdir, precedence=precedence, kinds=kinds, data=data)
+        return load_claude_plugin(
+            plugin, project_dir=pdir, precedence=precedence, kinds=kinds, data=data
+        )
     if fmt == "deepagents":
-        return load_deepagents(label, scope=scope, project_dir=pdir, trust=trust, precedence=precedence, kinds=kinds, data=data)
+        return load_deepagents(
+            label,
+            scope=scope,
+            project_dir=pdir,
+            trust=trust,
+            precedence=precedence,
+            kinds=kinds,
+            data=data,
+        )
     if fmt == "codex-json":
-        return load_codex(label, scope=scope, project_dir=pdir, trust=trust, precedence=precedence, kinds=kinds, data=data)
+        return load_codex(
+            label,
+            scope=scope,
+            project_dir=pdir,
+            trust=trust,
+            precedence=precedence,
+            kinds=kinds,
+            data=data,
+        )
     if fmt == "codex-toml":
-        return load_codex_toml(label, scope=scope, project_dir=pdir, trust=trust, precedence=precedence, kinds=kinds, data=data)
+        return load_codex_toml(
+            label,
+            scope=scope,
+            project_dir=pdir,
+            trust=trust,
+            precedence=precedence,
+            kinds=kinds,
+            data=data,
+        )
     if fmt == "hel":
         project = pdir or str(Path(os.path.abspath(label)).parent.parent)
-        return load_hel(project, path=label, trust=trust, precedence=precedence, kinds=kinds, data=data)
+        return load_hel(
+            project, path=label, trust=trust, precedence=precedence, kinds=kinds, data=data
+        )
     if fmt == "docker-agent":
         return load_docker_agent(
             label,

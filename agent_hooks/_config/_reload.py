@@ -83,10 +83,9 @@ class ConfigChanges:
     def summary(self) -> list[str]:
         """One line per change, for people."""
         lines = [f"file {f.change}: {f.path}" + _status(f) for f in self.files]
-        for event, (added, removed) in self.by_event().items():
+        for added, removed in self.by_event().values():
             lines += [f"+ {r}" for r in added]
             lines += [f"- {r}" for r in removed]
-            _ = event
         return lines
 
 
@@ -138,9 +137,13 @@ def diff(old: LoadedConfig, new: LoadedConfig) -> ConfigChanges:
         if before is None:
             files.append(FileChange(path=path, change="added", after=f.status))
         elif before.sha256 != f.sha256:
-            files.append(FileChange(path=path, change="modified", before=before.status, after=f.status))
+            files.append(
+                FileChange(path=path, change="modified", before=before.status, after=f.status)
+            )
         elif before.status != f.status:
-            files.append(FileChange(path=path, change="status", before=before.status, after=f.status))
+            files.append(
+                FileChange(path=path, change="status", before=before.status, after=f.status)
+            )
     for path, f in old_files.items():
         if path not in new_files:
             files.append(FileChange(path=path, change="removed", before=f.status))

@@ -10,12 +10,15 @@
 
 payload=$(cat)
 
-# rm, then options that include both r (or R) and f, together (-rf, -fR) or apart (-r -f),
-# or the long forms.
-opt='-[[:alpha:]]*'
-pattern="(^|[^[:alnum:]_-])rm[[:space:]]+($opt[[:space:]]+)*-[[:alpha:]]*([rR][[:alpha:]]*f|f[[:alpha:]]*[rR])"
-pattern="$pattern|(^|[^[:alnum:]_-])rm[[:space:]]+($opt[[:space:]]+)*-[[:alpha:]]*[rR][[:alpha:]]*[[:space:]]+($opt[[:space:]]+)*-[[:alpha:]]*f"
-pattern="$pattern|(^|[^[:alnum:]_-])rm[[:space:]].*(--recursive.*--force|--force.*--recursive)"
+# rm, then options that include both r (or R) and f: together (-rf, -fR), apart
+# (-r -f, -f -R), or the long forms.
+rm='(^|[^[:alnum:]_-])rm[[:space:]]+'
+opts='(-[[:alpha:]]*[[:space:]]+)*'
+r='-[[:alpha:]]*[rR][[:alpha:]]*'
+f='-[[:alpha:]]*f[[:alpha:]]*'
+pattern="$rm$opts-[[:alpha:]]*([rR][[:alpha:]]*f|f[[:alpha:]]*[rR])"
+pattern="$pattern|$rm$opts$r[[:space:]]+$opts$f|$rm$opts$f[[:space:]]+$opts$r"
+pattern="$pattern|$rm.*(--recursive.*--force|--force.*--recursive)"
 
 if printf '%s' "$payload" | grep -Eq "$pattern"; then
   echo "Blocked by block_rm_rf.sh: recursive forced deletes (rm -rf) are not allowed; delete specific files instead." >&2

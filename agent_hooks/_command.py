@@ -27,6 +27,7 @@ import os
 import re
 import signal
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import attrs
 
@@ -193,8 +194,29 @@ def _cwd(hook: CommandHook, c: HookCall) -> str | None:
     return base if base and os.path.isdir(base) else None
 
 
+_SCRUBBED: dict[tuple[str, ...], tuple[dict[bytes, bytes], dict[str, str]]] = {}
+"""Per secret-pattern tuple: (the raw parent environment it was computed from, the
+scrubbed environment). Reused while ``os.environ`` is unchanged."""
+
+
+def _parent_env(patterns: tuple[str, ...]) -> dict[str, str]:
+    """``scrub_env(os.environ, patterns)``, recomputed only when ``os.environ`` changed.
+
+    Decoding and filtering ``os.environ`` costs tens of microseconds per hook run;
+    comparing its raw bytes mapping with the last one seen costs about one.
+    """
+    raw = getattr(os.environ, "_data", None)
+    if not isinstance(raw, dict):  # not CPython's os._Environ: no cheap change check
+        return scrub_env(os.environ, patterns)
+    cached = _SCRUBBED.get(patterns)
+    if cached is None or cached[0] != raw:
+        cached = (dict(raw), scrub_env(os.environ, patterns))
+        _SCRUBBED[patterns] = cached
+    return dict(cached[1])
+
+
 def _environment(hook_env: Mapping[str, str], c: HookCall) -> dict[str, str]:
-    env = scrub_env(os.environ, c.secret_env_patterns)
+    env = _parent_env(tuple(c.secret_env_patterns))
     if c.project_dir:
         env["CLAUDE_PROJECT_DIR"] = c.project_dir
     env.update(c.env)
@@ -390,10 +412,13 @@ def _with_block_reason(output: HookOutput, reason: str) -> HookOutput:
         if fc.info.rank_by:  # the message lives inside the decision object
             if getattr(value, companion, None):
                 return output
-            return attrs.evolve(output, **{fc.name: attrs.evolve(value, **{companion: reason})})
-        if getattr(output, companion, None):
-            return output
-        return attrs.evolve(output, **{companion: reason})
+            inner: dict[str, Any] = {companion: reason}
+            changes: dict[str, Any] = {fc.name: attrs.evolve(value, **inner)}
+        else:
+            if getattr(output, companion, None):
+                return output
+            changes = {companion: reason}
+        return attrs.evolve(output, **changes)
     return output
 
 

@@ -22,23 +22,8 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 import anyio
 import attrs
 
+from . import _events as ev
 from ._diagnostics import Diagnostic, DiagnosticCode, Severity
-from ._events import (
-    AfterLLMCallInput,
-    BeforeLLMCallInput,
-    PermissionRequestInput,
-    PostToolUseFailureInput,
-    PostToolUseInput,
-    PreToolUseInput,
-    SessionEndInput,
-    SessionStartInput,
-    StopInput,
-    ToolInputTransformInput,
-    ToolResponseTransformInput,
-    TurnEndInput,
-    TurnStartInput,
-    UserPromptSubmitInput,
-)
 from ._model import HookInput, HookOutput
 
 if TYPE_CHECKING:
@@ -254,7 +239,7 @@ class LifecycleMixin:
 
         current: Mapping[str, Any] = dict(tool_input)
         d_tr = await self.dispatch(
-            ToolInputTransformInput(
+            ev.ToolInputTransformInput(
                 tool_name=tool_name, tool_input=current, tool_use_id=tool_use_id
             )
         )
@@ -263,7 +248,7 @@ class LifecycleMixin:
         if rewritten is not None:
             current = rewritten
         pre = await self.dispatch(
-            PreToolUseInput(tool_name=tool_name, tool_input=current, tool_use_id=tool_use_id)
+            ev.PreToolUseInput(tool_name=tool_name, tool_input=current, tool_use_id=tool_use_id)
         )
         note(pre)
         if pre.output.updated_input is not None:
@@ -278,7 +263,7 @@ class LifecycleMixin:
         hook_reason = pre.output.permission_decision_reason
         if verdict in ("ask", "defer"):
             req = await self.dispatch(
-                PermissionRequestInput(
+                ev.PermissionRequestInput(
                     tool_name=tool_name, tool_input=current, tool_use_id=tool_use_id
                 )
             )
@@ -318,7 +303,7 @@ class LifecycleMixin:
         except Exception as exc:
             duration_ms = int((anyio.current_time() - start) * 1000)
             fail = await self.dispatch(
-                PostToolUseFailureInput(
+                ev.PostToolUseFailureInput(
                     tool_name=tool_name,
                     tool_input=current,
                     tool_use_id=tool_use_id,
@@ -339,7 +324,7 @@ class LifecycleMixin:
         duration_ms = int((anyio.current_time() - start) * 1000)
         view = result
         transform = await self.dispatch(
-            ToolResponseTransformInput(
+            ev.ToolResponseTransformInput(
                 tool_name=tool_name,
                 tool_input=current,
                 tool_use_id=tool_use_id,
@@ -350,7 +335,7 @@ class LifecycleMixin:
         if transform.output.updated_tool_response is not None:
             view = transform.output.updated_tool_response
         post = await self.dispatch(
-            PostToolUseInput(
+            ev.PostToolUseInput(
                 tool_name=tool_name,
                 tool_input=current,
                 tool_use_id=tool_use_id,
@@ -398,7 +383,7 @@ class LifecycleMixin:
 
     async def submit_prompt(self, prompt: str) -> PromptOutcome:
         """UserPromptSubmit: block the prompt, add context for this turn, suppress the original."""
-        d = await self.dispatch(UserPromptSubmitInput(prompt=prompt))
+        d = await self.dispatch(ev.UserPromptSubmitInput(prompt=prompt))
         return PromptOutcome(
             blocked=d.blocked,
             reason=d.reason,
@@ -413,17 +398,17 @@ class LifecycleMixin:
 
     async def turn_start(self) -> TurnOutcome:
         """TurnStart: context for this turn only."""
-        return _turn(await self.dispatch(TurnStartInput()))
+        return _turn(await self.dispatch(ev.TurnStartInput()))
 
     async def turn_end(self, reason: str | None = None) -> TurnOutcome:
         """TurnEnd, whatever ended the turn."""
-        return _turn(await self.dispatch(TurnEndInput(reason=reason)))
+        return _turn(await self.dispatch(ev.TurnEndInput(reason=reason)))
 
     async def before_llm_call(
         self, messages: Sequence[Any] | None = None, **fields: Any
     ) -> TurnOutcome:
         """BeforeLLMCall: a block stops the run; hooks may rewrite the messages."""
-        d = await self.dispatch(BeforeLLMCallInput(messages=messages, **fields))
+        d = await self.dispatch(ev.BeforeLLMCallInput(messages=messages, **fields))
         rewritten = d.output.messages
         if rewritten is None and getattr(d.input, "messages", messages) is not messages:
             rewritten = getattr(d.input, "messages", None)
@@ -431,14 +416,14 @@ class LifecycleMixin:
 
     async def after_llm_call(self, **fields: Any) -> TurnOutcome:
         """AfterLLMCall (usage, cost, model_id, stop_response ...)."""
-        return _turn(await self.dispatch(AfterLLMCallInput(**fields)))
+        return _turn(await self.dispatch(ev.AfterLLMCallInput(**fields)))
 
     async def check_stop(self, last_assistant_message: str | None = None) -> StopOutcome:
         """Stop: whether the agent may end its turn or must continue with feedback.
 
         The session sets ``stop_hook_active`` and enforces the continuation cap.
         """
-        d = await self.dispatch(StopInput(last_assistant_message=last_assistant_message))
+        d = await self.dispatch(ev.StopInput(last_assistant_message=last_assistant_message))
         capped = any(x.code is DiagnosticCode.CONTINUATION_CAP for x in d.diagnostics)
         # A block, or additionalContext (Claude Code's non-error feedback), keeps the turn going.
         own_context = d.output.additional_context
@@ -457,7 +442,7 @@ class LifecycleMixin:
     async def start(self, source: str = "startup", *, model: str | None = None) -> TurnOutcome:
         """SessionStart: context that persists for the session (kept in
         :attr:`persistent_context` too, plain-stdout context included)."""
-        d = await self.dispatch(SessionStartInput(source=source, model=model))
+        d = await self.dispatch(ev.SessionStartInput(source=source, model=model))
         if d.output.additional_context:
             self.persistent_context.append(d.output.additional_context)
         return _turn(d)
@@ -465,7 +450,7 @@ class LifecycleMixin:
     async def end(self, reason: str = "other") -> TurnOutcome:
         """SessionEnd: runs shielded within the registry's ``session_end_timeout``,
         even while the agent is being cancelled."""
-        return _turn(await self.dispatch(SessionEndInput(reason=reason)))
+        return _turn(await self.dispatch(ev.SessionEndInput(reason=reason)))
 
 
 def _turn(d: Decision[Any]) -> TurnOutcome:

@@ -267,15 +267,34 @@ class _StdinPipe:
         self.close_write()
 
 
-async def _feed(pipe: _StdinPipe, data: bytes) -> None:
-    """Write ``data`` to the child's stdin, then close it.
+def _feed_now(pipe: _StdinPipe, data: bytes) -> int:
+    """Write what fits of ``data`` into the child's stdin without waiting.
+
+    Returns how many bytes were written; once everything is written (a payload
+    that fits in the pipe buffer, the common case) or the child does not read
+    its stdin any more, the write end is closed and ``len(data)`` is returned, so
+    no writer task is needed.
+    """
+    try:
+        written = os.write(pipe.write_fd, data) if data else 0
+    except BlockingIOError:
+        return 0
+    except _STDIN_ERRORS:
+        written = len(data)
+    if written >= len(data):
+        pipe.close_write()
+        return len(data)
+    return written
+
+
+async def _feed(pipe: _StdinPipe, data: bytes, pos: int = 0) -> None:
+    """Write ``data[pos:]`` to the child's stdin, then close it.
 
     Writes are non-blocking and interleaved with checkpoints, so this runs
     concurrently with the output pumps.  A child that does not read its stdin
     (closed it, exited) is normal: the broken-pipe errors are swallowed.
     """
     view = memoryview(data)
-    pos = 0
     try:
         while pos < len(view) and pipe.write_fd >= 0:
             try:
@@ -308,12 +327,15 @@ async def _supervise(
     holds a pipe open (the caller then kills the group).
     """
     async with anyio.create_task_group() as tg:
-        tg.start_soon(_feed, stdin, spec.stdin)
+        written = _feed_now(stdin, spec.stdin)
+        if written < len(spec.stdin):
+            tg.start_soon(_feed, stdin, spec.stdin, written)
         _start_pumps(process, state, tg)
         await process.wait()
         state.exited = True
-        with anyio.move_on_after(spec.drain_timeout):
-            await state.wait_drained()
+        if not state.drained:
+            with anyio.move_on_after(spec.drain_timeout):
+                await state.wait_drained()
         # Whatever is still running (stdin writer blocked on a descendant that
         # does not read, pumps blocked on a descendant holding a pipe) stops now.
         tg.cancel_scope.cancel()
@@ -360,14 +382,15 @@ async def _kill_and_drain(
 
 async def _close(process: anyio.abc.Process) -> None:
     """Close all pipes and release the process object.  Call shielded."""
-    for stream in (process.stdout, process.stderr):
-        if stream is not None:
-            with suppress(Exception):
-                await stream.aclose()
     if process.returncode is not None:
-        # Streams are closed and the child is reaped: this returns at once and
+        # The child is reaped: this closes the streams, returns at once and
         # lets the backend release the transport.
         await process.aclose()
+    else:
+        for stream in (process.stdout, process.stderr):
+            if stream is not None:
+                with suppress(Exception):
+                    await stream.aclose()
     # Let the event loop run the close callbacks of the pipe transports so
     # the file descriptors are really closed when we return.
     await anyio.lowlevel.checkpoint()

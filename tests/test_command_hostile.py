@@ -16,6 +16,7 @@ Time bounds are the hook's timeout (plus grace) plus a small margin.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import resource
@@ -76,10 +77,8 @@ class Tracker:
 def open_fds() -> dict[int, str]:
     fds: dict[int, str] = {}
     for name in os.listdir("/proc/self/fd"):
-        try:
+        with contextlib.suppress(OSError):  # the descriptor listdir itself used
             fds[int(name)] = os.readlink(f"/proc/self/fd/{name}")
-        except OSError:
-            pass  # the descriptor listdir itself used
     return fds
 
 
@@ -126,11 +125,13 @@ async def wait_gone(pid: int, within: float = 5.0) -> None:
     assert is_gone(pid), f"process {pid} survived its hook"
 
 
+def listing(directory: Path, pattern: str = "*") -> list[str]:
+    return sorted(p.name for p in directory.glob(pattern))
+
+
 def kill_quietly(pid: int) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError):
         os.kill(pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
 
 
 @pytest.fixture(autouse=True)
@@ -563,7 +564,7 @@ async def test_command_substitution_only_in_the_payload(tmp_path: Path) -> None:
     ]
     d = await dispatch(hooks, payload, tmp_path)
     assert [r.outcome for r in d.results] == [Outcome.OK] * 4
-    assert not list(tmp_path.glob("PWNED*"))
+    assert listing(tmp_path, "PWNED*") == []
     assert json.loads((tmp_path / "seen.json").read_text())["tool_input"] == dict(
         payload.tool_input
     )
@@ -574,7 +575,7 @@ async def test_payload_field_with_shell_metacharacters(tmp_path: Path) -> None:
     code = "import json, sys; print(json.load(sys.stdin)['prompt'])"
     d = await dispatch(py(code), prompt(text), tmp_path)
     assert d.context == text
-    assert not list(tmp_path.glob("*"))  # nothing created by a redirection
+    assert listing(tmp_path) == []  # nothing created by a redirection
 
 
 async def test_credentials_do_not_reach_the_hook(

@@ -123,6 +123,14 @@ def env_dump(path: Path) -> CommandHook:
     return CommandHook(argv=[PY, "-c", code, str(path)])
 
 
+def real(path: Path) -> str:
+    return os.path.realpath(path)
+
+
+def listing(directory: Path, pattern: str = "*") -> list[str]:
+    return sorted(p.name for p in directory.glob(pattern))
+
+
 def read_env(path: Path) -> dict[str, str]:
     data: dict[str, str] = json.loads(path.read_text())
     return data
@@ -332,12 +340,12 @@ async def test_cwd_is_the_payload_cwd(tmp_path: Path) -> None:
     sub.mkdir()
     hook = CommandHook(command="pwd -P")
     d = await dispatch(hook, UserPromptSubmitInput(prompt="x", cwd=str(sub)), tmp_path)
-    assert d.context == os.path.realpath(sub)
+    assert d.context == real(sub)
     # the session's cwd fills an input that has none
     other = tmp_path / "other"
     other.mkdir()
     d = await dispatch(hook, prompt(), tmp_path, session={"cwd": str(other)})
-    assert d.context == os.path.realpath(other)
+    assert d.context == real(other)
 
 
 async def test_working_dir_overrides_the_payload_cwd(tmp_path: Path) -> None:
@@ -348,10 +356,10 @@ async def test_working_dir_overrides_the_payload_cwd(tmp_path: Path) -> None:
         p.mkdir(parents=True)
     payload = UserPromptSubmitInput(prompt="x", cwd=str(sub))
     d = await dispatch(CommandHook(command="pwd -P", working_dir=str(elsewhere)), payload, tmp_path)
-    assert d.context == os.path.realpath(elsewhere)
+    assert d.context == real(elsewhere)
     # relative: against the project dir, not the payload's cwd
     d = await dispatch(CommandHook(command="pwd -P", working_dir="rel/dir"), payload, tmp_path)
-    assert d.context == os.path.realpath(rel)
+    assert d.context == real(rel)
 
 
 async def test_missing_working_dir_is_a_launch_failure(tmp_path: Path) -> None:
@@ -364,7 +372,7 @@ async def test_missing_working_dir_is_a_launch_failure(tmp_path: Path) -> None:
 async def test_missing_payload_cwd_falls_back_to_the_project_dir(tmp_path: Path) -> None:
     payload = UserPromptSubmitInput(prompt="x", cwd=str(tmp_path / "gone"))
     d = await dispatch(CommandHook(command="pwd -P"), payload, tmp_path)
-    assert d.context == os.path.realpath(tmp_path)
+    assert d.context == real(tmp_path)
 
 
 # --------------------------------------------------------------------------- #
@@ -412,7 +420,7 @@ async def test_payload_is_never_interpolated(tmp_path: Path) -> None:
     ]
     d = await dispatch(hooks, bash_call(command=evil), tmp_path)
     assert [r.outcome for r in d.results] == [Outcome.OK] * 3
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["payload.txt", "payload2.txt"]
+    assert listing(tmp_path) == ["payload.txt", "payload2.txt"]
     for name in ("payload.txt", "payload2.txt"):
         assert json.loads((tmp_path / name).read_text())["tool_input"]["command"] == evil
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -25,6 +25,9 @@ from .._names import HookEvent, parse_event
 from .._nodes import HandlerNode
 from .._registry import HookRegistry, MatcherGroup, Source, SourcedGroups
 from .._trust import TrustPolicy, TrustStore
+
+if TYPE_CHECKING:
+    from ._reload import ConfigChanges
 
 __all__ = [
     "PRECEDENCE",
@@ -139,7 +142,7 @@ class LoadedConfig:
             return NotImplemented
         return combine((self, other))
 
-    def reload(self) -> tuple[LoadedConfig, Any]:
+    def reload(self) -> tuple[LoadedConfig, ConfigChanges]:
         """Load again from the same places; returns ``(new_config, changes)``.
 
         See :func:`agent_hooks._config.reload`.

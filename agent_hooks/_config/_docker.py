@@ -115,9 +115,10 @@ def decode_yaml(data: bytes, ctx: BuildContext) -> Any:
 
 
 def _is_group(item: object) -> bool:
+    """A matcher group (``{matcher, hooks}``) rather than a handler written directly."""
     return (
         isinstance(item, Mapping)
-        and "hooks" in item
+        and ("hooks" in item or "matcher" in item)
         and "type" not in item
         and "command" not in item
     )

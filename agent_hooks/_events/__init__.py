@@ -12,132 +12,133 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from types import MappingProxyType
-from typing import Any
+import importlib
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any
 
 from .._model import HookInput, HookOutput
 from .._names import HookEvent
-from ._agents import (
-    ElicitationAction,
-    ElicitationInput,
-    ElicitationOutput,
-    ElicitationResultInput,
-    ElicitationResultOutput,
-    OnAgentSwitchInput,
-    OnAgentSwitchOutput,
-    OnToolApprovalDecisionInput,
-    OnToolApprovalDecisionOutput,
-    SubagentStartInput,
-    SubagentStartOutput,
-    SubagentStopInput,
-    SubagentStopOutput,
-    TaskCompletedInput,
-    TaskCompletedOutput,
-    TaskCreatedInput,
-    TaskCreatedOutput,
-    TeammateIdleInput,
-    TeammateIdleOutput,
-    WorktreeCreateInput,
-    WorktreeCreateOutput,
-    WorktreeRemoveInput,
-    WorktreeRemoveOutput,
-)
-from ._compaction import (
-    AfterCompactionInput,
-    AfterCompactionOutput,
-    BeforeCompactionInput,
-    BeforeCompactionOutput,
-    PostCompactInput,
-    PostCompactOutput,
-    PreCompactInput,
-    PreCompactOutput,
-)
-from ._prompt import (
-    AfterLLMCallInput,
-    AfterLLMCallOutput,
-    BackgroundTask,
-    BeforeLLMCallInput,
-    BeforeLLMCallOutput,
-    InterruptInput,
-    InterruptOutput,
-    LLMUsage,
-    MessageDisplayInput,
-    MessageDisplayOutput,
-    OnUserInputInput,
-    OnUserInputOutput,
-    SessionCron,
-    StopFailureInput,
-    StopFailureOutput,
-    StopInput,
-    StopOutput,
-    TurnEndInput,
-    TurnEndOutput,
-    TurnStartInput,
-    TurnStartOutput,
-    UserFollowupSubmitInput,
-    UserFollowupSubmitOutput,
-    UserPromptExpansionInput,
-    UserPromptExpansionOutput,
-    UserPromptSubmitInput,
-    UserPromptSubmitOutput,
-    UserSteeringMessagesSubmitInput,
-    UserSteeringMessagesSubmitOutput,
-)
-from ._session import (
-    ConfigChangeInput,
-    ConfigChangeOutput,
-    CwdChangedInput,
-    CwdChangedOutput,
-    DirectoryAddedInput,
-    DirectoryAddedOutput,
-    FileChangedInput,
-    FileChangedOutput,
-    InstructionsLoadedInput,
-    InstructionsLoadedOutput,
-    NotificationInput,
-    NotificationOutput,
-    OnErrorInput,
-    OnErrorOutput,
-    OnMaxIterationsInput,
-    OnMaxIterationsOutput,
-    OnSessionResumeInput,
-    OnSessionResumeOutput,
-    SessionEndInput,
-    SessionEndOutput,
-    SessionStartInput,
-    SessionStartOutput,
-    SetupInput,
-    SetupOutput,
-)
-from ._tool import (
-    BatchToolCall,
-    PermissionDecision,
-    PermissionDeniedInput,
-    PermissionDeniedOutput,
-    PermissionRequestDecision,
-    PermissionRequestInput,
-    PermissionRequestOutput,
-    PostToolBatchInput,
-    PostToolBatchOutput,
-    PostToolUseFailureInput,
-    PostToolUseFailureOutput,
-    PostToolUseInput,
-    PostToolUseOutput,
-    PreToolUseInput,
-    PreToolUseOutput,
-    ToolGuardInput,
-    ToolGuardOutput,
-    ToolInputTransformInput,
-    ToolInputTransformOutput,
-    ToolResponseTransformInput,
-    ToolResponseTransformOutput,
-)
+
+if TYPE_CHECKING:
+    from ._agents import (
+        ElicitationAction,
+        ElicitationInput,
+        ElicitationOutput,
+        ElicitationResultInput,
+        ElicitationResultOutput,
+        OnAgentSwitchInput,
+        OnAgentSwitchOutput,
+        OnToolApprovalDecisionInput,
+        OnToolApprovalDecisionOutput,
+        SubagentStartInput,
+        SubagentStartOutput,
+        SubagentStopInput,
+        SubagentStopOutput,
+        TaskCompletedInput,
+        TaskCompletedOutput,
+        TaskCreatedInput,
+        TaskCreatedOutput,
+        TeammateIdleInput,
+        TeammateIdleOutput,
+        WorktreeCreateInput,
+        WorktreeCreateOutput,
+        WorktreeRemoveInput,
+        WorktreeRemoveOutput,
+    )
+    from ._compaction import (
+        AfterCompactionInput,
+        AfterCompactionOutput,
+        BeforeCompactionInput,
+        BeforeCompactionOutput,
+        PostCompactInput,
+        PostCompactOutput,
+        PreCompactInput,
+        PreCompactOutput,
+    )
+    from ._prompt import (
+        AfterLLMCallInput,
+        AfterLLMCallOutput,
+        BackgroundTask,
+        BeforeLLMCallInput,
+        BeforeLLMCallOutput,
+        InterruptInput,
+        InterruptOutput,
+        LLMUsage,
+        MessageDisplayInput,
+        MessageDisplayOutput,
+        OnUserInputInput,
+        OnUserInputOutput,
+        SessionCron,
+        StopFailureInput,
+        StopFailureOutput,
+        StopInput,
+        StopOutput,
+        TurnEndInput,
+        TurnEndOutput,
+        TurnStartInput,
+        TurnStartOutput,
+        UserFollowupSubmitInput,
+        UserFollowupSubmitOutput,
+        UserPromptExpansionInput,
+        UserPromptExpansionOutput,
+        UserPromptSubmitInput,
+        UserPromptSubmitOutput,
+        UserSteeringMessagesSubmitInput,
+        UserSteeringMessagesSubmitOutput,
+    )
+    from ._session import (
+        ConfigChangeInput,
+        ConfigChangeOutput,
+        CwdChangedInput,
+        CwdChangedOutput,
+        DirectoryAddedInput,
+        DirectoryAddedOutput,
+        FileChangedInput,
+        FileChangedOutput,
+        InstructionsLoadedInput,
+        InstructionsLoadedOutput,
+        NotificationInput,
+        NotificationOutput,
+        OnErrorInput,
+        OnErrorOutput,
+        OnMaxIterationsInput,
+        OnMaxIterationsOutput,
+        OnSessionResumeInput,
+        OnSessionResumeOutput,
+        SessionEndInput,
+        SessionEndOutput,
+        SessionStartInput,
+        SessionStartOutput,
+        SetupInput,
+        SetupOutput,
+    )
+    from ._tool import (
+        BatchToolCall,
+        PermissionDecision,
+        PermissionDeniedInput,
+        PermissionDeniedOutput,
+        PermissionRequestDecision,
+        PermissionRequestInput,
+        PermissionRequestOutput,
+        PostToolBatchInput,
+        PostToolBatchOutput,
+        PostToolUseFailureInput,
+        PostToolUseFailureOutput,
+        PostToolUseInput,
+        PostToolUseOutput,
+        PreToolUseInput,
+        PreToolUseOutput,
+        ToolGuardInput,
+        ToolGuardOutput,
+        ToolInputTransformInput,
+        ToolInputTransformOutput,
+        ToolResponseTransformInput,
+        ToolResponseTransformOutput,
+    )
 
 __all__ = [
     "INPUT_TYPES",
     "OUTPUT_TYPES",
-    # tool
     "BatchToolCall",
     "PermissionDecision",
     "PermissionDeniedInput",
@@ -159,7 +160,6 @@ __all__ = [
     "ToolInputTransformOutput",
     "ToolResponseTransformInput",
     "ToolResponseTransformOutput",
-    # prompts, turns, model calls, stopping
     "AfterLLMCallInput",
     "AfterLLMCallOutput",
     "BackgroundTask",
@@ -189,7 +189,6 @@ __all__ = [
     "UserPromptSubmitOutput",
     "UserSteeringMessagesSubmitInput",
     "UserSteeringMessagesSubmitOutput",
-    # session
     "ConfigChangeInput",
     "ConfigChangeOutput",
     "CwdChangedInput",
@@ -214,7 +213,6 @@ __all__ = [
     "SessionStartOutput",
     "SetupInput",
     "SetupOutput",
-    # compaction
     "AfterCompactionInput",
     "AfterCompactionOutput",
     "BeforeCompactionInput",
@@ -223,7 +221,6 @@ __all__ = [
     "PostCompactOutput",
     "PreCompactInput",
     "PreCompactOutput",
-    # agents, tasks, worktrees, elicitation
     "ElicitationAction",
     "ElicitationInput",
     "ElicitationOutput",
@@ -249,69 +246,149 @@ __all__ = [
     "WorktreeRemoveOutput",
 ]
 
-_INPUTS: tuple[type[HookInput[Any]], ...] = (
-    # tool
-    PreToolUseInput,
-    PostToolUseInput,
-    PostToolUseFailureInput,
-    PostToolBatchInput,
-    PermissionRequestInput,
-    PermissionDeniedInput,
-    ToolGuardInput,
-    ToolInputTransformInput,
-    ToolResponseTransformInput,
-    # prompts, turns, model calls, stopping
-    UserPromptSubmitInput,
-    UserPromptExpansionInput,
-    UserSteeringMessagesSubmitInput,
-    UserFollowupSubmitInput,
-    OnUserInputInput,
-    MessageDisplayInput,
-    TurnStartInput,
-    TurnEndInput,
-    BeforeLLMCallInput,
-    AfterLLMCallInput,
-    StopInput,
-    StopFailureInput,
-    InterruptInput,
-    # session
-    SessionStartInput,
-    SessionEndInput,
-    SetupInput,
-    OnSessionResumeInput,
-    OnMaxIterationsInput,
-    OnErrorInput,
-    NotificationInput,
-    ConfigChangeInput,
-    CwdChangedInput,
-    DirectoryAddedInput,
-    FileChangedInput,
-    InstructionsLoadedInput,
-    # compaction
-    PreCompactInput,
-    PostCompactInput,
-    BeforeCompactionInput,
-    AfterCompactionInput,
-    # agents, tasks, worktrees, elicitation
-    SubagentStartInput,
-    SubagentStopInput,
-    TeammateIdleInput,
-    TaskCreatedInput,
-    TaskCompletedInput,
-    OnAgentSwitchInput,
-    WorktreeCreateInput,
-    WorktreeRemoveInput,
-    ElicitationInput,
-    ElicitationResultInput,
-    OnToolApprovalDecisionInput,
-)
+_MODULE_OF: dict[str, str] = {
+    "BatchToolCall": "_tool",
+    "PermissionDecision": "_tool",
+    "PermissionDeniedInput": "_tool",
+    "PermissionDeniedOutput": "_tool",
+    "PermissionRequestDecision": "_tool",
+    "PermissionRequestInput": "_tool",
+    "PermissionRequestOutput": "_tool",
+    "PostToolBatchInput": "_tool",
+    "PostToolBatchOutput": "_tool",
+    "PostToolUseFailureInput": "_tool",
+    "PostToolUseFailureOutput": "_tool",
+    "PostToolUseInput": "_tool",
+    "PostToolUseOutput": "_tool",
+    "PreToolUseInput": "_tool",
+    "PreToolUseOutput": "_tool",
+    "ToolGuardInput": "_tool",
+    "ToolGuardOutput": "_tool",
+    "ToolInputTransformInput": "_tool",
+    "ToolInputTransformOutput": "_tool",
+    "ToolResponseTransformInput": "_tool",
+    "ToolResponseTransformOutput": "_tool",
+    "AfterLLMCallInput": "_prompt",
+    "AfterLLMCallOutput": "_prompt",
+    "BackgroundTask": "_prompt",
+    "BeforeLLMCallInput": "_prompt",
+    "BeforeLLMCallOutput": "_prompt",
+    "InterruptInput": "_prompt",
+    "InterruptOutput": "_prompt",
+    "LLMUsage": "_prompt",
+    "MessageDisplayInput": "_prompt",
+    "MessageDisplayOutput": "_prompt",
+    "OnUserInputInput": "_prompt",
+    "OnUserInputOutput": "_prompt",
+    "SessionCron": "_prompt",
+    "StopFailureInput": "_prompt",
+    "StopFailureOutput": "_prompt",
+    "StopInput": "_prompt",
+    "StopOutput": "_prompt",
+    "TurnEndInput": "_prompt",
+    "TurnEndOutput": "_prompt",
+    "TurnStartInput": "_prompt",
+    "TurnStartOutput": "_prompt",
+    "UserFollowupSubmitInput": "_prompt",
+    "UserFollowupSubmitOutput": "_prompt",
+    "UserPromptExpansionInput": "_prompt",
+    "UserPromptExpansionOutput": "_prompt",
+    "UserPromptSubmitInput": "_prompt",
+    "UserPromptSubmitOutput": "_prompt",
+    "UserSteeringMessagesSubmitInput": "_prompt",
+    "UserSteeringMessagesSubmitOutput": "_prompt",
+    "ConfigChangeInput": "_session",
+    "ConfigChangeOutput": "_session",
+    "CwdChangedInput": "_session",
+    "CwdChangedOutput": "_session",
+    "DirectoryAddedInput": "_session",
+    "DirectoryAddedOutput": "_session",
+    "FileChangedInput": "_session",
+    "FileChangedOutput": "_session",
+    "InstructionsLoadedInput": "_session",
+    "InstructionsLoadedOutput": "_session",
+    "NotificationInput": "_session",
+    "NotificationOutput": "_session",
+    "OnErrorInput": "_session",
+    "OnErrorOutput": "_session",
+    "OnMaxIterationsInput": "_session",
+    "OnMaxIterationsOutput": "_session",
+    "OnSessionResumeInput": "_session",
+    "OnSessionResumeOutput": "_session",
+    "SessionEndInput": "_session",
+    "SessionEndOutput": "_session",
+    "SessionStartInput": "_session",
+    "SessionStartOutput": "_session",
+    "SetupInput": "_session",
+    "SetupOutput": "_session",
+    "AfterCompactionInput": "_compaction",
+    "AfterCompactionOutput": "_compaction",
+    "BeforeCompactionInput": "_compaction",
+    "BeforeCompactionOutput": "_compaction",
+    "PostCompactInput": "_compaction",
+    "PostCompactOutput": "_compaction",
+    "PreCompactInput": "_compaction",
+    "PreCompactOutput": "_compaction",
+    "ElicitationAction": "_agents",
+    "ElicitationInput": "_agents",
+    "ElicitationOutput": "_agents",
+    "ElicitationResultInput": "_agents",
+    "ElicitationResultOutput": "_agents",
+    "OnAgentSwitchInput": "_agents",
+    "OnAgentSwitchOutput": "_agents",
+    "OnToolApprovalDecisionInput": "_agents",
+    "OnToolApprovalDecisionOutput": "_agents",
+    "SubagentStartInput": "_agents",
+    "SubagentStartOutput": "_agents",
+    "SubagentStopInput": "_agents",
+    "SubagentStopOutput": "_agents",
+    "TaskCompletedInput": "_agents",
+    "TaskCompletedOutput": "_agents",
+    "TaskCreatedInput": "_agents",
+    "TaskCreatedOutput": "_agents",
+    "TeammateIdleInput": "_agents",
+    "TeammateIdleOutput": "_agents",
+    "WorktreeCreateInput": "_agents",
+    "WorktreeCreateOutput": "_agents",
+    "WorktreeRemoveInput": "_agents",
+    "WorktreeRemoveOutput": "_agents",
+}
+"""Which family module defines each public name."""
 
-INPUT_TYPES: Mapping[HookEvent, type[HookInput[Any]]] = MappingProxyType(
-    {cls.event: cls for cls in _INPUTS}
-)
+
+def __getattr__(name: str) -> Any:
+    family = _MODULE_OF.get(name)
+    if family is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{family}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
+
+class _EventTypes(Mapping[HookEvent, Any]):
+    """A read-only mapping from every event to its input (or output) class,
+    importing each family module on first use."""
+
+    def __init__(self, output: bool) -> None:
+        self._output = output
+
+    def __getitem__(self, event: HookEvent) -> Any:
+        cls = __getattr__(f"{HookEvent(event).value}Input")
+        return cls.output_type if self._output else cls
+
+    def __iter__(self) -> Iterator[HookEvent]:
+        return iter(HookEvent)
+
+    def __len__(self) -> int:
+        return len(HookEvent)
+
+
+INPUT_TYPES: Mapping[HookEvent, type[HookInput[Any]]] = _EventTypes(output=False)
 """The input class of every event."""
 
-OUTPUT_TYPES: Mapping[HookEvent, type[HookOutput]] = MappingProxyType(
-    {cls.event: cls.output_type for cls in _INPUTS}
-)
+OUTPUT_TYPES: Mapping[HookEvent, type[HookOutput]] = _EventTypes(output=True)
 """The output class of every event (each input class's ``output_type``)."""

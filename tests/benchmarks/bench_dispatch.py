@@ -127,7 +127,7 @@ class Case:
     def ratio(self) -> float:
         """Median over the rounds of (ours / theirs) measured back to back in one round:
         steadier than a ratio of medians when the machine is busy."""
-        return statistics.median(o / t for o, t in zip(self.t_ours, self.t_theirs))
+        return statistics.median(o / t for o, t in zip(self.t_ours, self.t_theirs, strict=True))
 
     @property
     def min_ratio(self) -> float:

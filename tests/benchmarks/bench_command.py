@@ -1,0 +1,332 @@
+"""Cost of running command hooks through agent_hooks against the raw subprocess cost.
+
+Run from the repository root::
+
+    .venv/bin/python tests/benchmarks/bench_command.py
+    .venv/bin/python tests/benchmarks/bench_command.py --rounds 400 --sleep-rounds 15
+    .venv/bin/python tests/benchmarks/bench_command.py --profile   # + cProfile of case (a)
+
+Cases, measured in one run (asyncio), side by side and interleaved: every round
+times each variant once, in alternating order; the ratio is the median of the
+per-round ratios (each round times both variants back to back, which keeps a
+busy machine from skewing it), the times are medians over the rounds.
+
+(a) one exec-form hook ``argv=["/bin/cat"]`` dispatched through a session
+    (PreToolUse), against ``asyncio.create_subprocess_exec("/bin/cat", ...)`` +
+    ``communicate(payload)`` with the same payload bytes (target <= 1.15x);
+(b) one shell-form hook ``command="/bin/cat"`` (no shell syntax: the fast path
+    execs it directly), against the same raw exec (target <= 1.15x);
+(c) ten hooks ``sleep 0.2`` in one group, in parallel, against one such hook,
+    both through agent_hooks (target <= 1.3x).  The ten command strings differ
+    (``sleep 0.2``, ``sleep 0.20``, ...) because identical commands run once per
+    dispatch;
+(d) peak memory: a fresh interpreter dispatches one hook printing 50 MB
+    (``head -c 52428800 /dev/zero``); its RSS high-water mark
+    (``getrusage(RUSAGE_SELF).ru_maxrss``) is compared with the same interpreter
+    dispatching a hook printing 1 KB instead (target: growth < 5 MB).
+
+Informational rows (no target) show a shell-form command that needs ``sh -c``,
+case (c) under the default process limit, and (d) on trio.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import cProfile
+import gc
+import io
+import json
+import os
+import platform
+import pstats
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from agent_hooks import CommandHook, HookMatcher, HookRegistry, PreToolUseInput, payload_bytes
+from agent_hooks._process import default_process_limit
+
+Timed = Callable[[], Awaitable[None]]
+
+CWD = os.getcwd()
+INPUT = PreToolUseInput(
+    tool_name="Bash",
+    tool_input={"command": "git status --short", "description": "Show working tree status"},
+    session_id="bench-session",
+    cwd=CWD,
+    tool_use_id="toolu_01",
+)
+PAYLOAD = payload_bytes(INPUT)
+
+
+# --------------------------------------------------------------------------- #
+# Variants
+# --------------------------------------------------------------------------- #
+
+
+async def raw_exec(*argv: str) -> None:
+    proc = await asyncio.create_subprocess_exec(
+        *argv,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    out, _ = await proc.communicate(PAYLOAD)
+    assert proc.returncode == 0 and out == PAYLOAD
+
+
+def one_hook(hook: CommandHook, **options: Any) -> HookRegistry:
+    return HookRegistry({"PreToolUse": [HookMatcher(hooks=[hook])]}, **options)
+
+
+async def dispatcher(reg: HookRegistry, expected: int, stack: list[Any]) -> Timed:
+    """Open a session (kept open in ``stack``) and return a timed dispatch through it."""
+    session = reg.session(project_dir=CWD, cwd=CWD, session_id="bench-session")
+    await session.__aenter__()
+    stack.append(session)
+
+    async def run() -> None:
+        d = await session.dispatch(INPUT)
+        assert len(d.results) == expected, d.results
+        for r in d.results:
+            assert r.exit_code == 0, r
+
+    return run
+
+
+async def measure(pairs: list[tuple[Timed, Timed]], rounds: int) -> list[dict[str, Any]]:
+    """Time every (baseline, subject) pair ``rounds`` times, interleaved."""
+    samples: list[list[tuple[float, float]]] = [[] for _ in pairs]
+    for _ in range(max(3, rounds // 20)):  # warm-up
+        for base, subject in pairs:
+            await base()
+            await subject()
+    gc.collect()
+    for i in range(rounds):
+        for k, (base, subject) in enumerate(pairs):
+            order = (base, subject) if i % 2 == 0 else (subject, base)
+            times = {}
+            for fn in order:
+                t0 = time.perf_counter()
+                await fn()
+                times[fn] = time.perf_counter() - t0
+            samples[k].append((times[base], times[subject]))
+    stats = []
+    for rows in samples:
+        stats.append(
+            {
+                "base": statistics.median(b for b, _ in rows),
+                "subject": statistics.median(s for _, s in rows),
+                "ratio": statistics.median(s / b for b, s in rows),
+            }
+        )
+    return stats
+
+
+# --------------------------------------------------------------------------- #
+# Peak memory (fresh interpreters)
+# --------------------------------------------------------------------------- #
+
+MEMORY_CHILD = r"""
+import json, resource, sys
+import anyio
+from agent_hooks import CommandHook, HookMatcher, HookRegistry, PreToolUseInput
+
+size = int(sys.argv[1])
+
+async def main():
+    reg = HookRegistry({"PreToolUse": [
+        HookMatcher(matcher="Warm", hooks=[CommandHook(command="head -c 1000 /dev/zero")]),
+        HookMatcher(matcher="Run", hooks=[CommandHook(command=f"head -c {size} /dev/zero")]),
+    ]})
+    async with reg.session() as s:
+        for _ in range(3):  # import and warm every code path first
+            await s.dispatch(PreToolUseInput(tool_name="Warm"))
+        before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        d = await s.dispatch(PreToolUseInput(tool_name="Run"))
+        after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        assert d.results[0].exit_code == 0, d.results
+    print(json.dumps({"before_kib": before, "after_kib": after}))
+
+anyio.run(main, backend=sys.argv[2])
+"""
+
+
+def peak_rss_kib(size: int, backend: str) -> dict[str, int]:
+    out = subprocess.run(
+        [sys.executable, "-c", MEMORY_CHILD, str(size), backend],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    data: dict[str, int] = json.loads(out)
+    return data
+
+
+def memory_case(runs: int, backend: str) -> dict[str, float]:
+    big, small = [], []
+    for _ in range(runs):  # interleaved
+        big.append(peak_rss_kib(50 * 1024 * 1024, backend))
+        small.append(peak_rss_kib(1000, backend))
+    big_peak = statistics.median(r["after_kib"] for r in big)
+    small_peak = statistics.median(r["after_kib"] for r in small)
+    return {
+        "big_peak_mib": big_peak / 1024,
+        "small_peak_mib": small_peak / 1024,
+        "growth_mib": (big_peak - small_peak) / 1024,
+        "growth_in_run_mib": statistics.median(r["after_kib"] - r["before_kib"] for r in big)
+        / 1024,
+    }
+
+
+# --------------------------------------------------------------------------- #
+# Main
+# --------------------------------------------------------------------------- #
+
+
+def verdict(value: float, target: float | None) -> str:
+    if target is None:
+        return "info"
+    return "PASS" if value <= target else "MISS"
+
+
+async def run_timings(args: argparse.Namespace) -> list[tuple[str, str, float, float, str, str]]:
+    stack: list[Any] = []
+    rows: list[tuple[str, str, float, float, str, str]] = []
+    try:
+        exec_form = await dispatcher(one_hook(CommandHook(argv=["/bin/cat"])), 1, stack)
+        fast_path = await dispatcher(one_hook(CommandHook(command="/bin/cat")), 1, stack)
+        via_shell = await dispatcher(one_hook(CommandHook(command="/bin/cat | cat")), 1, stack)
+
+        async def raw_cat() -> None:
+            await raw_exec("/bin/cat")
+
+        stats = await measure(
+            [(raw_cat, exec_form), (raw_cat, fast_path), (raw_cat, via_shell)], args.rounds
+        )
+        labels = [
+            ("(a) exec form argv=['/bin/cat']", "raw exec /bin/cat", 1.15),
+            ("(b) shell form '/bin/cat' (fast path)", "raw exec /bin/cat", 1.15),
+            ("(info) shell form '/bin/cat | cat' (sh -c)", "raw exec /bin/cat", None),
+        ]
+        for (name, base, target), s in zip(labels, stats, strict=True):
+            rows.append(
+                (
+                    name,
+                    base,
+                    s["subject"] * 1e3,
+                    s["base"] * 1e3,
+                    f"{s['ratio']:.3f}x",
+                    f"<= {target}x {verdict(s['ratio'], target)}" if target else verdict(0, None),
+                )
+            )
+
+        sleeps = [CommandHook(command=f"sleep 0.2{'0' * i}") for i in range(10)]
+        ten_wide = HookRegistry({"PreToolUse": [HookMatcher(hooks=sleeps)]}, max_processes=10)
+        ten_default = HookRegistry({"PreToolUse": [HookMatcher(hooks=sleeps)]})
+        one_sleep = await dispatcher(one_hook(CommandHook(command="sleep 0.2")), 1, stack)
+        ten = await dispatcher(ten_wide, 10, stack)
+        ten_limited = await dispatcher(ten_default, 10, stack)
+        stats = await measure([(one_sleep, ten), (one_sleep, ten_limited)], args.sleep_rounds)
+        limit = default_process_limit()
+        labels = [
+            ("(c) 10 x 'sleep 0.2' in parallel (max_processes=10)", "1 x 'sleep 0.2'", 1.3),
+            (
+                f"(info) the same, default limit ({limit} processes)",
+                "1 x 'sleep 0.2'",
+                None,
+            ),
+        ]
+        for (name, base, target), s in zip(labels, stats, strict=True):
+            rows.append(
+                (
+                    name,
+                    base,
+                    s["subject"] * 1e3,
+                    s["base"] * 1e3,
+                    f"{s['ratio']:.3f}x",
+                    f"<= {target}x {verdict(s['ratio'], target)}" if target else verdict(0, None),
+                )
+            )
+    finally:
+        for session in reversed(stack):
+            await session.__aexit__(None, None, None)
+    return rows
+
+
+async def profile_case_a(rounds: int) -> str:
+    stack: list[Any] = []
+    try:
+        run = await dispatcher(one_hook(CommandHook(argv=["/bin/cat"])), 1, stack)
+        for _ in range(20):
+            await run()
+        prof = cProfile.Profile()
+        prof.enable()
+        for _ in range(rounds):
+            await run()
+        prof.disable()
+    finally:
+        for session in reversed(stack):
+            await session.__aexit__(None, None, None)
+    buf = io.StringIO()
+    pstats.Stats(prof, stream=buf).sort_stats("cumulative").print_stats(30)
+    return buf.getvalue()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=300, help="rounds for (a) and (b)")
+    parser.add_argument("--sleep-rounds", type=int, default=10, help="rounds for (c)")
+    parser.add_argument(
+        "--memory-runs", type=int, default=3, help="fresh interpreters per (d) side"
+    )
+    parser.add_argument("--profile", action="store_true", help="print a cProfile of case (a)")
+    args = parser.parse_args()
+
+    command = " ".join(["python", *sys.argv])
+    print(f"command: {command}")
+    print(
+        f"python {platform.python_version()} on {platform.system()} {platform.machine()}, "
+        f"{os.cpu_count()} CPUs; asyncio; payload {len(PAYLOAD)} bytes; "
+        f"{args.rounds} rounds (a, b), {args.sleep_rounds} rounds (c), "
+        f"{args.memory_runs} interpreters per side (d)"
+    )
+    rows = asyncio.run(run_timings(args))
+
+    print()
+    header = ("case", "baseline", "agent_hooks ms", "baseline ms", "ratio", "target")
+    widths = [
+        max(len(str(r[i])) if i not in (2, 3) else 9 for r in [header, *rows]) for i in range(6)
+    ]
+    print(" | ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)))
+    print("-+-".join("-" * w for w in widths))
+    for name, base, subj_ms, base_ms, ratio, target in rows:
+        cells = (name, base, f"{subj_ms:.3f}", f"{base_ms:.3f}", ratio, target)
+        print(" | ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)))
+
+    print()
+    for backend, target in (("asyncio", 5.0), ("trio", None)):
+        m = memory_case(args.memory_runs, backend)
+        label = "(d)" if target else "(info)"
+        mark = (
+            f"< {target:g} MB {'PASS' if m['growth_mib'] < target else 'MISS'}"
+            if target
+            else "info"
+        )
+        print(
+            f"{label} 50 MB on stdout, {backend}: peak RSS {m['big_peak_mib']:.1f} MiB vs "
+            f"{m['small_peak_mib']:.1f} MiB with a 1 KB hook -> growth {m['growth_mib']:+.2f} MiB "
+            f"(within the run: {m['growth_in_run_mib']:+.2f} MiB)  {mark}"
+        )
+
+    if args.profile:
+        print()
+        print(asyncio.run(profile_case_a(args.rounds)))
+
+
+if __name__ == "__main__":
+    main()

@@ -224,7 +224,7 @@ def callback_node(
     )
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen
 class CallbackHook:
     """A Python callback with per-handler options, for ``HookMatcher.hooks``.
 
@@ -236,14 +236,14 @@ class CallbackHook:
     """
 
     callback: HookCallback
-    name: str | None = None
-    timeout: float | None = None
-    on_error: OnError | None = None
-    background: bool = False
-    if_rule: str | None = None
-    thread: bool = False
+    name: str | None = attrs.field(default=None, kw_only=True)
+    timeout: float | None = attrs.field(default=None, kw_only=True)
+    on_error: OnError | None = attrs.field(default=None, kw_only=True)
+    background: bool = attrs.field(default=False, kw_only=True)
+    if_rule: str | None = attrs.field(default=None, kw_only=True)
+    thread: bool = attrs.field(default=False, kw_only=True)
     """Run a plain (non-async) callback in a worker thread, so a timeout can abandon it."""
-    status_message: str | None = None
+    status_message: str | None = attrs.field(default=None, kw_only=True)
 
     def to_node(self) -> HandlerNode:
         """Build the handler node (checks the signature)."""

@@ -22,6 +22,8 @@ callback_timeout_blocks  Claude Agent SDK rule: a Python callback that times out
 rewrite                (output field, input field) an answer rewrites, and chained dispatch
                        threads through to the next handler
 chained                handlers run one after another by default (Docker Agent's pipeline)
+env_file               command hooks get ``CLAUDE_ENV_FILE`` (a file they may append
+                       ``export`` lines to): SessionStart, Setup, CwdChanged, FileChanged
 counts_continuations   consecutive blocks are counted per session (``stop_hook_active``) and
                        stop being honoured past the registry's cap (Stop, SubagentStop)
 =====================  =====================================================================
@@ -126,6 +128,7 @@ class EventSpec:
     rewrite: Rewrite | None = None
     chained: bool = False
     counts_continuations: bool = False
+    env_file: bool = False
 
     @property
     def can_block(self) -> bool:
@@ -134,27 +137,39 @@ class EventSpec:
 
     @property
     def input_type(self) -> type[HookInput[Any]]:
-        """The event's input class."""
-        from ._events import INPUT_TYPES
+        """The event's input class (its family module is imported on first use)."""
+        found = _INPUT_CACHE.get(self.event)
+        if found is None:
+            from ._events import INPUT_TYPES
 
-        return INPUT_TYPES[self.event]
+            found = _INPUT_CACHE[self.event] = INPUT_TYPES[self.event]
+        return found
 
     @property
     def output_type(self) -> type[HookOutput]:
         """The event's output class."""
-        from ._events import OUTPUT_TYPES
-
-        return OUTPUT_TYPES[self.event]
+        found = _OUTPUT_CACHE.get(self.event)
+        if found is None:
+            found = _OUTPUT_CACHE[self.event] = self.input_type.output_type
+        return found
 
     @property
     def honoured_fields(self) -> frozenset[str]:
         """Output fields (Python names) this event acts on; others are ignored with a diagnostic."""
-        own = {a.name for a in attrs.fields(self.output_type)} - {
-            a.name for a in attrs.fields(HookOutput)
-        }
-        extra = _DECISION_FIELDS if self.top_level_decision else frozenset()
-        return frozenset(own) | UNIVERSAL_OUTPUT_FIELDS | extra
+        found = _HONOURED_CACHE.get(self.event)
+        if found is None:
+            own = {a.name for a in attrs.fields(self.output_type)} - {
+                a.name for a in attrs.fields(HookOutput)
+            }
+            extra = _DECISION_FIELDS if self.top_level_decision else frozenset()
+            found = _HONOURED_CACHE[self.event] = frozenset(own) | UNIVERSAL_OUTPUT_FIELDS | extra
+        return found
 
+
+# Derived per-event data, computed once (the rows themselves are frozen values).
+_INPUT_CACHE: dict[HookEvent, type[HookInput[Any]]] = {}
+_OUTPUT_CACHE: dict[HookEvent, type[HookOutput]] = {}
+_HONOURED_CACHE: dict[HookEvent, frozenset[str]] = {}
 
 _T = ContextLifetime
 _TOOL = "tool_name"
@@ -346,6 +361,7 @@ def _rows() -> tuple[EventSpec, ...]:
             plain_stdout=_CTX,
             docker_plain_stdout=_CTX,
             context=_T.SESSION,
+            env_file=True,
         ),
         EventSpec(
             event=E.SESSION_END,
@@ -359,6 +375,7 @@ def _rows() -> tuple[EventSpec, ...]:
             matcher_field="trigger",
             exit2=Exit2.USER,
             context=_T.SESSION,
+            env_file=True,
         ),
         EventSpec(
             event=E.ON_SESSION_RESUME,
@@ -391,7 +408,12 @@ def _rows() -> tuple[EventSpec, ...]:
             exit2=Exit2.BLOCK,
             top_level_decision=True,
         ),
-        EventSpec(event=E.CWD_CHANGED, summary="The working directory changed.", exit2=Exit2.USER),
+        EventSpec(
+            event=E.CWD_CHANGED,
+            summary="The working directory changed.",
+            exit2=Exit2.USER,
+            env_file=True,
+        ),
         EventSpec(
             event=E.DIRECTORY_ADDED,
             summary="A working directory was added.",
@@ -404,6 +426,7 @@ def _rows() -> tuple[EventSpec, ...]:
             matcher_field="file_path",
             matcher_basename=True,
             exit2=Exit2.USER,
+            env_file=True,
         ),
         EventSpec(
             event=E.INSTRUCTIONS_LOADED,

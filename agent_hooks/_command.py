@@ -220,6 +220,8 @@ def _environment(hook_env: Mapping[str, str], c: HookCall) -> dict[str, str]:
     if c.project_dir:
         env["CLAUDE_PROJECT_DIR"] = c.project_dir
     env.update(c.env)
+    if not c.spec.env_file:
+        env.pop("CLAUDE_ENV_FILE", None)  # only where the event supports it
     env.update(hook_env)
     return env
 

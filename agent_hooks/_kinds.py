@@ -8,8 +8,10 @@ parsed from JSON, YAML or TOML) and returns a
 was dropped. Factories never raise on bad content: they report diagnostics
 through :class:`KindContext` and keep what is usable.
 
-Built in: ``command``. A ``type`` nobody registered (``prompt``, ``agent``,
-``http``, ``mcp_tool``, Docker Agent's ``builtin`` and ``model`` ...) becomes a
+Built in: ``command``, ``python`` (a callable by import path), ``http`` and Docker
+Agent's ``builtin``; :func:`model_kinds` adds ``model``, ``prompt``, ``agent`` and
+``mcp_tool`` backed by the application's model client, agent runner and MCP
+caller. A ``type`` nobody registered becomes a
 *disabled* node with a ``handler_disabled`` diagnostic: it is listed (by
 ``agent-hooks check``, in ``CompiledRegistry.disabled``) but never runs. Pass
 your own table to any loader (``kinds={**default_kinds(), "http": my_factory}``)
@@ -37,8 +39,12 @@ __all__ = [
     "KindContext",
     "KindFactory",
     "build_handler",
+    "builtin_kind",
     "command_kind",
     "default_kinds",
+    "http_kind",
+    "model_kinds",
+    "python_kind",
     "disabled_node",
 ]
 
@@ -120,20 +126,24 @@ _PLACEHOLDER = re.compile(
 )
 
 _UNAVAILABLE: dict[str, str] = {
-    "prompt": "prompt hooks (a model judges the event) cannot run here yet",
-    "agent": "agent hooks (a subagent verifies the event) cannot run here yet",
-    "http": "HTTP hooks cannot run here yet",
-    "mcp_tool": "MCP tool hooks cannot run here yet",
-    "builtin": "Docker Agent built-in hooks cannot run here yet",
-    "model": "Docker Agent model hooks (LLM as a judge) cannot run here yet",
-    "python": "no Python handler factory is registered",
+    "prompt": "prompt hooks need a model client from the application (model_kinds(client))",
+    "agent": "agent hooks need an agent runner from the application (model_kinds(agent=...))",
+    "mcp_tool": "MCP tool hooks need an MCP caller from the application (model_kinds(mcp=...))",
+    "model": "Docker Agent model hooks need a model client from the application (model_kinds(client))",
 }
 """Handler types some harness defines, that the default table cannot run."""
 
 
 def default_kinds() -> dict[str, KindFactory]:
-    """A fresh copy of the built-in table (``command``); add your own factories to it."""
-    return {"command": command_kind}
+    """A fresh copy of the built-in table (``command``, ``python``, ``http``, ``builtin``);
+    add your own factories to it, or :func:`model_kinds` for model, prompt, agent and
+    MCP tool hooks backed by your application."""
+    return {
+        "command": command_kind,
+        "python": python_kind,
+        "http": http_kind,
+        "builtin": builtin_kind,
+    }
 
 
 async def _never_runs(call: HookCall) -> HandlerResult:
@@ -568,3 +578,255 @@ def command_kind(entry: Mapping[str, Any], ctx: KindContext) -> HandlerNode | No
         if_rule=_string(entry, "if", ctx, label),
     )
     return hook.to_node()
+
+
+# ------------------------------------------------------------ more kinds
+
+
+def _common(entry: Mapping[str, Any], ctx: KindContext, label: str) -> dict[str, Any]:
+    """The fields every kind shares: name, timeout, statusMessage, on_error, if."""
+    return {
+        "name": _string(entry, "name", ctx, label),
+        "timeout": _timeout(entry, ctx, label),
+        "status_message": _string(entry, "statusMessage", ctx, label)
+        or _string(entry, "status_message", ctx, label),
+        "on_error": _on_error(entry, ctx, label),
+        "if_rule": _string(entry, "if", ctx, label),
+    }
+
+
+def _build(
+    kind: str, entry: Mapping[str, Any], ctx: KindContext, make: Callable[[], Any]
+) -> HandlerNode | None:
+    """Run a handler constructor; a :class:`RegistrationError` drops the entry with a diagnostic."""
+    from ._errors import RegistrationError
+
+    try:
+        node: HandlerNode = make().to_node()
+    except RegistrationError as exc:
+        ctx.report(
+            DiagnosticCode.INVALID_HANDLER,
+            f"{kind} handler dropped: {exc}",
+            severity=Severity.ERROR,
+            handler=_entry_name(kind, entry),
+        )
+        return None
+    return node
+
+
+def python_kind(entry: Mapping[str, Any], ctx: KindContext) -> HandlerNode | None:
+    """``{"type": "python", "callable": "package.module:function"}``: imported once, with the
+    config file's directory and the project directory searched first. Loaders only reach
+    this for trusted sources (importing project code runs it)."""
+    from ._pyref import PythonRefHook
+
+    label = _entry_name("python", entry)
+    ref = entry.get("callable")
+    if not isinstance(ref, str) or not ref.strip():
+        ctx.report(
+            DiagnosticCode.INVALID_HANDLER,
+            "python handler needs 'callable': 'package.module:function'; dropped",
+            severity=Severity.ERROR,
+        )
+        return None
+    paths = tuple(p for p in (ctx.config_dir, ctx.project_dir, ctx.plugin_root) if p)
+    common = _common(entry, ctx, ref)
+    return _build(
+        "python",
+        entry,
+        ctx,
+        lambda: PythonRefHook(
+            callable=ref,
+            search_paths=paths,
+            async_=_flag(entry, "async", ctx, label),
+            **common,
+        ),
+    )
+
+
+def http_kind(entry: Mapping[str, Any], ctx: KindContext) -> HandlerNode | None:
+    """Claude Code's ``{"type": "http", "url": ..., "headers": {...}, "allowedEnvVars": [...]}``."""
+    from ._http import HttpHook
+
+    try:
+        import h11  # noqa: F401
+    except ImportError:
+        return disabled_node(
+            "http",
+            entry,
+            ctx,
+            why="HTTP hooks need the 'http' extra: pip install 'py-agent-hooks[http]'",
+        )
+    label = _entry_name("http", entry)
+    url = entry.get("url")
+    headers = entry.get("headers", {})
+    allowed = entry.get("allowedEnvVars", entry.get("allowed_env_vars", []))
+    if not isinstance(url, str):
+        ctx.report(
+            DiagnosticCode.INVALID_HANDLER,
+            "http handler needs 'url'; dropped",
+            severity=Severity.ERROR,
+        )
+        return None
+    if not isinstance(headers, Mapping) or not all(isinstance(v, str) for v in headers.values()):
+        ctx.report(
+            DiagnosticCode.INVALID_CONFIG,
+            "'headers' must map names to strings; ignored",
+            handler=label,
+        )
+        headers = {}
+    if not isinstance(allowed, list) or not all(isinstance(v, str) for v in allowed):
+        ctx.report(
+            DiagnosticCode.INVALID_CONFIG,
+            "'allowedEnvVars' must be a list of names; ignored",
+            handler=label,
+        )
+        allowed = []
+    common = _common(entry, ctx, label)
+    return _build(
+        "http",
+        entry,
+        ctx,
+        lambda: HttpHook(
+            url=url,
+            headers=dict(headers),
+            allowed_env_vars=tuple(allowed),
+            async_=_flag(entry, "async", ctx, label),
+            **common,
+        ),
+    )
+
+
+def builtin_kind(entry: Mapping[str, Any], ctx: KindContext) -> HandlerNode | None:
+    """Docker Agent's ``{type: builtin, command: add_date, args: [...]}``."""
+    from ._builtins import builtin
+    from ._callbacks import callback_node
+
+    name = entry.get("command", entry.get("name"))
+    args = entry.get("args", [])
+    if not isinstance(name, str) or not name:
+        ctx.report(
+            DiagnosticCode.INVALID_HANDLER,
+            "builtin handler needs 'command': the built-in's name; dropped",
+            severity=Severity.ERROR,
+        )
+        return None
+    if not isinstance(args, (list, Mapping)):
+        ctx.report(
+            DiagnosticCode.INVALID_HANDLER,
+            f"builtin {name!r}: 'args' must be a list; dropped",
+            severity=Severity.ERROR,
+        )
+        return None
+    try:
+        callback = builtin(name, args)
+    except (ValueError, TypeError) as exc:
+        ctx.report(
+            DiagnosticCode.INVALID_HANDLER,
+            f"builtin {name!r}: {exc}; dropped",
+            severity=Severity.ERROR,
+        )
+        return None
+    if hasattr(callback, "to_node"):
+        node: HandlerNode = callback.to_node()
+        return attrs.evolve(node, name=f"builtin:{name}")
+    common = _common(entry, ctx, name)
+    return callback_node(
+        callback,
+        name=common["name"] or f"builtin:{name}",
+        timeout=common["timeout"],
+        on_error=common["on_error"],
+    )
+
+
+def model_kinds(
+    client: Any | None = None, *, agent: Any | None = None, mcp: Any | None = None
+) -> dict[str, KindFactory]:
+    """Factories for the kinds that need the application's capabilities:
+
+    * ``client`` (a :class:`~agent_hooks.ModelClient`): Docker Agent ``model`` and
+      Claude Code ``prompt`` hooks;
+    * ``agent`` (an :class:`~agent_hooks.AgentRunner`): Claude Code ``agent`` hooks;
+    * ``mcp`` (an :class:`~agent_hooks.McpCaller`): Claude Code ``mcp_tool`` hooks.
+
+    Use: ``load(path, kinds={**default_kinds(), **model_kinds(client, mcp=caller)})``.
+    """
+    table: dict[str, KindFactory] = {}
+    if client is not None:
+        table["model"] = _llm_factory("model", client=client)
+        table["prompt"] = _llm_factory("prompt", client=client)
+    if agent is not None:
+        table["agent"] = _llm_factory("agent", agent=agent)
+    if mcp is not None:
+        table["mcp_tool"] = _mcp_factory(mcp)
+    return table
+
+
+_LLM_DEFAULT_TIMEOUT = {"prompt": 30.0, "agent": 60.0, "model": 60.0}
+
+
+def _llm_factory(kind: str, *, client: Any = None, agent: Any = None) -> KindFactory:
+    def factory(entry: Mapping[str, Any], ctx: KindContext) -> HandlerNode | None:
+        from ._llm import ModelHook
+
+        label = _entry_name(kind, entry)
+        prompt = entry.get("prompt")
+        if not isinstance(prompt, str) or not prompt.strip():
+            ctx.report(
+                DiagnosticCode.INVALID_HANDLER,
+                f"{kind} handler needs 'prompt'; dropped",
+                severity=Severity.ERROR,
+            )
+            return None
+        schema = entry.get("schema")
+        common = _common(entry, ctx, label)
+        if common["timeout"] is None:
+            common["timeout"] = _LLM_DEFAULT_TIMEOUT[kind]
+        model = entry.get("model")
+        return _build(
+            kind,
+            entry,
+            ctx,
+            lambda: ModelHook(
+                prompt=prompt,
+                client=client,
+                agent=agent,
+                model=model if isinstance(model, str) else None,
+                schema=schema if isinstance(schema, str) else None,
+                kind=kind,
+                **common,
+            ),
+        )
+
+    return factory
+
+
+def _mcp_factory(caller: Any) -> KindFactory:
+    def factory(entry: Mapping[str, Any], ctx: KindContext) -> HandlerNode | None:
+        from ._mcp import McpToolHook
+
+        label = _entry_name("mcp_tool", entry)
+        server, tool, args = entry.get("server"), entry.get("tool"), entry.get("input", {})
+        if not isinstance(server, str) or not isinstance(tool, str):
+            ctx.report(
+                DiagnosticCode.INVALID_HANDLER,
+                "mcp_tool handler needs 'server' and 'tool'; dropped",
+                severity=Severity.ERROR,
+            )
+            return None
+        if not isinstance(args, Mapping):
+            ctx.report(
+                DiagnosticCode.INVALID_CONFIG, "'input' must be an object; ignored", handler=label
+            )
+            args = {}
+        common = _common(entry, ctx, label)
+        return _build(
+            "mcp_tool",
+            entry,
+            ctx,
+            lambda: McpToolHook(
+                server=server, tool=tool, caller=caller, input=dict(args), **common
+            ),
+        )
+
+    return factory

@@ -427,7 +427,7 @@ class LifecycleMixin:
         capped = any(x.code is DiagnosticCode.CONTINUATION_CAP for x in d.diagnostics)
         # A block, or additionalContext (Claude Code's non-error feedback), keeps the turn going.
         own_context = d.output.additional_context
-        must_go_on = (d.blocked or bool(own_context)) and d.should_continue
+        must_go_on = (d.blocked or bool(own_context)) and d.should_continue and not capped
         return StopOutcome(
             should_stop=not must_go_on,
             feedback=_join(d.reason if d.blocked else None, own_context) if must_go_on else None,

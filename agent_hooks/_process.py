@@ -311,10 +311,11 @@ async def _feed(pipe: _StdinPipe, data: bytes, pos: int = 0) -> None:
 
 def _start_pumps(process: anyio.abc.Process, state: _State, tg: anyio.abc.TaskGroup) -> None:
     """Start pumps for the output pipes not yet at end of stream."""
+    # Named: anyio otherwise derives a name from the function on every start.
     if not state.out.eof:
-        tg.start_soon(_pump, process.stdout, state.out)
+        tg.start_soon(_pump, process.stdout, state.out, name="agent_hooks stdout")
     if not state.err.eof:
-        tg.start_soon(_pump, process.stderr, state.err)
+        tg.start_soon(_pump, process.stderr, state.err, name="agent_hooks stderr")
 
 
 async def _supervise(
@@ -329,7 +330,7 @@ async def _supervise(
     async with anyio.create_task_group() as tg:
         written = _feed_now(stdin, spec.stdin)
         if written < len(spec.stdin):
-            tg.start_soon(_feed, stdin, spec.stdin, written)
+            tg.start_soon(_feed, stdin, spec.stdin, written, name="agent_hooks stdin")
         _start_pumps(process, state, tg)
         await process.wait()
         state.exited = True

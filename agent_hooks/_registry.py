@@ -15,6 +15,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal
 
 import anyio
+import anyio.lowlevel
 import attrs
 
 from ._callbacks import callback_node
@@ -26,6 +27,7 @@ from ._matching import CompiledMatcher, IfRule, compile_matcher, parse_if_rule
 from ._model import HookInput
 from ._names import HookEvent, parse_event
 from ._nodes import Handler, HandlerInfo, HandlerNode, OnError
+from ._observe import Observer
 
 if TYPE_CHECKING:
     from ._session import Session
@@ -209,6 +211,25 @@ class CompiledRegistry:
     execution: Mapping[HookEvent, Execution]
     """``parallel`` or ``chained`` for every event: the registry's option, else the table."""
     _index: Mapping[HookEvent, _EventIndex]
+    _limiters: dict[Any, anyio.CapacityLimiter] = attrs.field(
+        factory=dict, init=False, eq=False, repr=False
+    )
+
+    def process_limiter(self) -> anyio.CapacityLimiter:
+        """The limiter of hook processes shared by every session of this snapshot, one per
+        event loop (a limiter belongs to the loop it waits on): ``max_processes`` bounds
+        the processes of the whole registry, not of each session."""
+        token = anyio.lowlevel.current_token()
+        limiter = self._limiters.get(token)
+        if limiter is None:
+            from ._process import default_process_limit
+
+            if len(self._limiters) > 16:  # loops come and go (tests, anyio.run calls)
+                self._limiters.clear()
+            limiter = self._limiters[token] = anyio.CapacityLimiter(
+                self.registry.max_processes or default_process_limit()
+            )
+        return limiter
 
     def select(self, event: HookEvent, input: HookInput[Any]) -> tuple[CompiledNode, ...]:
         """The nodes that run for ``input``, in configuration order, identical commands once."""
@@ -267,6 +288,8 @@ class HookRegistry:
         session_end_timeout: the budget of a SessionEnd dispatch, which runs shielded.
         background_drain_timeout: how long a closing session waits for background work.
         secret_env_patterns: substrings of environment names withheld from hook processes.
+        observers: :class:`~agent_hooks.Observer` objects told about every dispatch and
+            handler of every session (progress display, logging, tracing).
     """
 
     sources: tuple[SourcedGroups, ...] = ()
@@ -279,6 +302,7 @@ class HookRegistry:
     session_end_timeout: float = 1.5
     background_drain_timeout: float = 5.0
     secret_env_patterns: tuple[str, ...] = ("KEY", "TOKEN", "SECRET", "PASSWORD", "APIKEY")
+    observers: tuple[Observer, ...] = ()
     _cache: list[CompiledRegistry] = attrs.field(factory=list, init=False, eq=False, repr=False)
 
     def __init__(
@@ -481,11 +505,15 @@ def _compile_node(
             diags.append(
                 Diagnostic(
                     code=DiagnosticCode.INVALID_HANDLER,
-                    message=f"'if' applies to tool events only; ignored on {spec.event.value}",
-                    severity=Severity.INFO,
+                    message=(
+                        f"'if' applies to tool events only; on {spec.event.value} the handler "
+                        "never runs (as in Claude Code)"
+                    ),
+                    severity=Severity.WARNING,
                     **where,
                 )
             )
+            return None
         else:
             try:
                 if_rule = parse_if_rule(node.if_rule)
@@ -524,13 +552,6 @@ def _compile_node(
         env=src.env,
         if_rule=if_rule,
     )
-
-
-def process_limit(reg: HookRegistry) -> anyio.CapacityLimiter:
-    """A fresh limiter for a session's hook processes."""
-    from ._process import default_process_limit
-
-    return anyio.CapacityLimiter(reg.max_processes or default_process_limit())
 
 
 def resolve_dialect(value: Dialect | str) -> Dialect:

@@ -26,9 +26,10 @@ from ._lifecycle import LifecycleMixin
 from ._model import HookInput, HookOutput
 from ._names import HookEvent
 from ._nodes import HandlerResult, HookCall, Outcome
+from ._observe import DispatchInfo, Observer, notify
 from ._outputs import blocking_output, is_blocking, strip_decisions
 from ._reduce import reduce_results
-from ._registry import CompiledNode, CompiledRegistry, Execution, process_limit
+from ._registry import CompiledNode, CompiledRegistry, Execution
 
 __all__ = ["Decision", "Session"]
 
@@ -121,6 +122,8 @@ class Session(LifecycleMixin):
             handler with ``async_rewake`` blocks.
         on_background_result: called (sync or async) with each background result
             as it finishes, in addition to its delivery with the next dispatch.
+        observers: :class:`~agent_hooks.Observer` objects for this session, after the
+            registry's own.
     """
 
     def __init__(
@@ -135,6 +138,7 @@ class Session(LifecycleMixin):
         env: Mapping[str, str] | None = None,
         on_rewake: Callable[[str], Awaitable[None] | None] | None = None,
         on_background_result: Callable[[HandlerResult], Awaitable[None] | None] | None = None,
+        observers: Sequence[Observer] = (),
     ) -> None:
         self._compiled = compiled
         self._registry = compiled.registry
@@ -146,8 +150,9 @@ class Session(LifecycleMixin):
         self.env: Mapping[str, str] = dict(env or {})
         self._on_rewake = on_rewake
         self._on_background_result = on_background_result
-        self._limiter = process_limit(self._registry)
+        self._observers: tuple[Observer, ...] = (*self._registry.observers, *observers)
         self._tg: anyio.abc.TaskGroup | None = None
+        self._limiter: anyio.CapacityLimiter | None = None
         self._pending: list[HandlerResult] = []
         self._rewake: list[str] = []
         self._running = 0
@@ -164,6 +169,7 @@ class Session(LifecycleMixin):
         return self._compiled
 
     async def __aenter__(self) -> Session:
+        self._limiter = self._compiled.process_limiter()
         self._tg = anyio.create_task_group()
         await self._tg.__aenter__()
         return self
@@ -256,6 +262,13 @@ class Session(LifecycleMixin):
         budget: float | None,
     ) -> Decision[O]:
         nodes = self._compiled.select(spec.event, input)
+        seen: DispatchInfo | None = None
+        observers = self._observers
+        if observers:
+            seen = DispatchInfo(
+                event=spec.event, input=input, session_id=input.session_id, handlers=len(nodes)
+            )
+            notify(observers, "dispatch_started", seen)
         results: list[HandlerResult] = []
         if nodes:
             foreground: list[CompiledNode] = []
@@ -268,7 +281,7 @@ class Session(LifecycleMixin):
                 ):
                     continue
                 if cn.node.background:
-                    self._start_background(cn, spec, input)
+                    self._start_background(cn, spec, input, seen)
                 else:
                     foreground.append(cn)
             mode = execution or self._compiled.execution[spec.event]
@@ -277,12 +290,12 @@ class Session(LifecycleMixin):
                     self._registry.stop_on_block if stop_on_block is None else stop_on_block
                 )
                 input, results = await self._run_chained(
-                    spec, input, foreground, chain_stop, budget
+                    spec, input, foreground, chain_stop, budget, seen
                 )
             elif len(foreground) == 1:
-                results = [await self._run(foreground[0], spec, input, budget)]
+                results = [await self._run(foreground[0], spec, input, budget, seen)]
             elif foreground:
-                results = await self._run_parallel(spec, input, foreground, budget)
+                results = await self._run_parallel(spec, input, foreground, budget, seen)
             output, diags = reduce_results(spec, results, chained=mode == "chained")
         else:
             output, diags = spec.output_type(), ()
@@ -296,7 +309,7 @@ class Session(LifecycleMixin):
         self._rewake.clear()
         for r in background:
             all_diags.extend(r.diagnostics)
-        return Decision(
+        decision = Decision(
             event=spec.event,
             input=input,
             output=cast(O, output),
@@ -305,6 +318,9 @@ class Session(LifecycleMixin):
             background=background,
             rewake=rewake,
         )
+        if seen is not None:
+            notify(observers, "dispatch_finished", seen, decision)
+        return decision
 
     def _count_continuation(
         self,
@@ -315,7 +331,9 @@ class Session(LifecycleMixin):
         diags: list[Diagnostic],
     ) -> HookOutput:
         key = (spec.event, input.agent_id)
-        if not is_blocking(output):
+        # A block keeps the agent going; so does additionalContext on Stop/SubagentStop
+        # (Claude Code's non-error feedback), under the same cap.
+        if not is_blocking(output) and not getattr(output, "additional_context", None):
             self._continuations.pop(key, None)
             return output
         count = self._continuations.get(key, 0) + 1
@@ -348,11 +366,12 @@ class Session(LifecycleMixin):
         input: HookInput[Any],
         nodes: Sequence[CompiledNode],
         budget: float | None,
+        seen: DispatchInfo | None,
     ) -> list[HandlerResult]:
         slots: list[HandlerResult | None] = [None] * len(nodes)
 
         async def run_one(i: int, cn: CompiledNode) -> None:
-            slots[i] = await self._run(cn, spec, input, budget)
+            slots[i] = await self._run(cn, spec, input, budget, seen)
 
         async with anyio.create_task_group() as tg:
             for i in range(1, len(nodes)):
@@ -367,11 +386,12 @@ class Session(LifecycleMixin):
         nodes: Sequence[CompiledNode],
         stop_on_block: bool,
         budget: float | None,
+        seen: DispatchInfo | None,
     ) -> tuple[HookInput[O], list[HandlerResult]]:
         results: list[HandlerResult] = []
         rewrite = spec.rewrite
         for cn in nodes:
-            r = await self._run(cn, spec, input, budget)
+            r = await self._run(cn, spec, input, budget, seen)
             results.append(r)
             if rewrite is not None and r.output is not None:
                 value = getattr(r.output, rewrite.output_field, None)
@@ -382,7 +402,12 @@ class Session(LifecycleMixin):
         return input, results
 
     async def _run(
-        self, cn: CompiledNode, spec: EventSpec, input: HookInput[Any], budget: float | None
+        self,
+        cn: CompiledNode,
+        spec: EventSpec,
+        input: HookInput[Any],
+        budget: float | None,
+        seen: DispatchInfo | None = None,
     ) -> HandlerResult:
         """Run one node with its timeout, contain its failure, apply its failure policy."""
         node = cn.node
@@ -397,6 +422,9 @@ class Session(LifecycleMixin):
             process_limiter=self._limiter,
             secret_env_patterns=self._registry.secret_env_patterns,
         )
+        if seen is not None:
+            status = node.status_message or f"Running {spec.event.value} hook"
+            notify(self._observers, "handler_started", seen, cn.info, status)
         start = time.perf_counter()
         result: HandlerResult | None = None
         with anyio.move_on_after(timeout + node.timeout_slack):
@@ -435,9 +463,12 @@ class Session(LifecycleMixin):
             diags = tuple(
                 d.at(source=info.source, location=info.location, handler=info.name) for d in diags
             )
-        return attrs.evolve(
+        result = attrs.evolve(
             result, duration=time.perf_counter() - start, handler=info, diagnostics=diags
         )
+        if seen is not None:
+            notify(self._observers, "handler_finished", seen, info, result)
+        return result
 
     @staticmethod
     def _apply_policy(cn: CompiledNode, spec: EventSpec, result: HandlerResult) -> HandlerResult:
@@ -458,18 +489,22 @@ class Session(LifecycleMixin):
 
     # --------------------------------------------------------- background
 
-    def _start_background(self, cn: CompiledNode, spec: EventSpec, input: HookInput[Any]) -> None:
+    def _start_background(
+        self, cn: CompiledNode, spec: EventSpec, input: HookInput[Any], seen: DispatchInfo | None
+    ) -> None:
         if self._tg is None:
             raise RuntimeError("the session is not open; use 'async with registry.session() as s'")
         self._running += 1
-        self._tg.start_soon(self._background, cn, spec, input)
+        self._tg.start_soon(self._background, cn, spec, input, seen)
 
-    async def _background(self, cn: CompiledNode, spec: EventSpec, input: HookInput[Any]) -> None:
+    async def _background(
+        self, cn: CompiledNode, spec: EventSpec, input: HookInput[Any], seen: DispatchInfo | None
+    ) -> None:
         # The work counts as pending until the session's callbacks have seen its result,
         # so that a closing session waits for them too instead of cutting them short.
         try:
             try:
-                result = await self._run(cn, spec, input, None)
+                result = await self._run(cn, spec, input, None, seen)
             except anyio.get_cancelled_exc_class():
                 self._deliver(
                     cn,

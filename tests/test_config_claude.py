@@ -272,7 +272,6 @@ def test_command_fields_reach_the_node(project: Path) -> None:
     [
         ({"type": "prompt", "prompt": "Is this safe? $ARGUMENTS"}, "prompt"),
         ({"type": "agent", "prompt": "Verify the tests pass"}, "agent"),
-        ({"type": "http", "url": "http://localhost:8080/hooks"}, "http"),
         ({"type": "mcp_tool", "server": "my_server", "tool": "security_scan"}, "mcp_tool"),
     ],
 )
@@ -293,6 +292,23 @@ def test_types_that_cannot_run_are_kept_disabled(
     compiled = config.registry().compile()
     assert [cn.node.kind for cn in compiled.disabled] == [kind]
     assert [cn.node.kind for cn in compiled.nodes[HookEvent.POST_TOOL_USE]] == ["command"]
+
+
+def test_http_and_python_types_build_runnable_nodes(project: Path) -> None:
+    write(
+        project / ".claude" / "settings.json",
+        hooks(
+            "PostToolUse",
+            {"type": "http", "url": "http://127.0.0.1:9/hooks", "timeout": 5},
+            {"type": "python", "callable": "json:dumps"},
+            matcher="Write",
+        ),
+    )
+    config = load(project / ".claude" / "settings.json", trust=trusted())
+    nodes = config.sources[0].groups[0].nodes
+    assert [n.kind for n in nodes] == ["http", "python"]
+    assert not any(n.disabled for n in nodes)
+    assert nodes[0].timeout == 5
 
 
 async def test_disabled_entries_never_run(project: Path) -> None:

@@ -16,6 +16,7 @@ from agent_hooks import (
     PreToolUseInput,
     SessionStartInput,
     Severity,
+    TurnStartInput,
 )
 from agent_hooks._config import (
     discover,
@@ -215,7 +216,7 @@ agents:
     assert d.context == "dev parent-value hooks"
 
 
-def test_builtin_and_model_entries_are_disabled_by_kind(tmp_path: Path) -> None:
+async def test_builtins_run_and_model_entries_wait_for_a_client(tmp_path: Path) -> None:
     path = write(
         tmp_path / "agent.yaml",
         """\
@@ -239,19 +240,21 @@ agents:
             You are a security judge.
 """,
     )
+    (tmp_path / "GUIDELINES.md").write_text("Be kind to tests.\n")
     config = load(path)
     disabled = [d for d in config.diagnostics if d.code is DiagnosticCode.HANDLER_DISABLED]
-    assert {d.handler for d in disabled} == {
-        "builtin:add_prompt_files",
-        "model:openai/gpt-4o-mini",
-        "builtin:add_date",
-    }
+    assert {d.handler for d in disabled} == {"model:openai/gpt-4o-mini"}
     assert all(d.severity is Severity.WARNING for d in disabled)
-    assert any("'builtin'" in d.message for d in disabled)
-    assert any("'model'" in d.message for d in disabled)
+    assert any("'model'" in d.message and "model client" in d.message for d in disabled)
     compiled = config.registry().compile()
-    assert sorted(cn.node.kind for cn in compiled.disabled) == ["builtin", "builtin", "model"]
-    assert not compiled.nodes
+    assert [cn.node.kind for cn in compiled.disabled] == ["model"]
+    names = sorted(cn.info.name for cn in compiled.nodes[HookEvent.TURN_START])
+    assert names == ["builtin:add_date", "builtin:add_prompt_files"]
+    async with config.registry().session(cwd=str(tmp_path)) as session:
+        d = await session.dispatch(TurnStartInput())
+    assert d.context is not None
+    assert "Be kind to tests." in d.context
+    assert "date" in d.context.lower()
 
 
 def test_a_custom_kind_table_makes_builtins_runnable(tmp_path: Path) -> None:

@@ -302,7 +302,7 @@ async def test_if_rules_filter_handlers_before_they_run() -> None:
     assert calls.count("always") == 7
 
 
-async def test_if_rules_apply_only_on_tool_events() -> None:
+async def test_a_handler_with_an_if_rule_on_a_non_tool_event_never_runs() -> None:
     calls: list[str] = []
     registry = HookRegistry(
         {
@@ -312,10 +312,12 @@ async def test_if_rules_apply_only_on_tool_events() -> None:
         },
         source="app",
     )
-    assert await fired(registry, UserPromptSubmitInput(prompt="hello")) == ["prompt"]
+    # Claude Code: "if" only works on tool events; elsewhere the hook never runs.
+    assert await fired(registry, UserPromptSubmitInput(prompt="hello")) == []
     (diag,) = registry.diagnostics
     assert diag.code is DiagnosticCode.INVALID_HANDLER
-    assert "tool events only" in diag.message
+    assert "tool events only" in diag.message and "never runs" in diag.message
+    assert diag.severity is Severity.WARNING
     assert (diag.source, diag.handler) == ("app", "prompt")
 
 

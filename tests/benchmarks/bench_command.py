@@ -26,7 +26,9 @@ busy machine from skewing it), the times are medians over the rounds.
     dispatching a hook printing 1 KB instead (target: growth < 5 MB).
 
 Informational rows (no target) show a shell-form command that needs ``sh -c``,
-case (c) under the default process limit, and (d) on trio.
+case (c) under the default process limit, (d) on trio, and a control for (d): the
+same hook with ``output_cap`` raised to 60 MB, which keeps the whole output and
+must show ~50 MB of growth (the measurement can see a buffered output).
 """
 
 from __future__ import annotations
@@ -137,11 +139,14 @@ import anyio
 from agent_hooks import CommandHook, HookMatcher, HookRegistry, PreToolUseInput
 
 size = int(sys.argv[1])
+cap = int(sys.argv[3])
 
 async def main():
     reg = HookRegistry({"PreToolUse": [
         HookMatcher(matcher="Warm", hooks=[CommandHook(command="head -c 1000 /dev/zero")]),
-        HookMatcher(matcher="Run", hooks=[CommandHook(command=f"head -c {size} /dev/zero")]),
+        HookMatcher(matcher="Run", hooks=[
+            CommandHook(command=f"head -c {size} /dev/zero", output_cap=cap)
+        ]),
     ]})
     async with reg.session() as s:
         for _ in range(3):  # import and warm every code path first
@@ -156,9 +161,9 @@ anyio.run(main, backend=sys.argv[2])
 """
 
 
-def peak_rss_kib(size: int, backend: str) -> dict[str, int]:
+def peak_rss_kib(size: int, backend: str, cap: int) -> dict[str, int]:
     out = subprocess.run(
-        [sys.executable, "-c", MEMORY_CHILD, str(size), backend],
+        [sys.executable, "-c", MEMORY_CHILD, str(size), backend, str(cap)],
         check=True,
         capture_output=True,
         text=True,
@@ -167,11 +172,11 @@ def peak_rss_kib(size: int, backend: str) -> dict[str, int]:
     return data
 
 
-def memory_case(runs: int, backend: str) -> dict[str, float]:
+def memory_case(runs: int, backend: str, cap: int = 100_000) -> dict[str, float]:
     big, small = [], []
     for _ in range(runs):  # interleaved
-        big.append(peak_rss_kib(50 * 1024 * 1024, backend))
-        small.append(peak_rss_kib(1000, backend))
+        big.append(peak_rss_kib(50 * 1024 * 1024, backend, cap))
+        small.append(peak_rss_kib(1000, backend, cap))
     big_peak = statistics.median(r["after_kib"] for r in big)
     small_peak = statistics.median(r["after_kib"] for r in small)
     return {
@@ -299,19 +304,24 @@ def main() -> None:
 
     print()
     header = ("case", "baseline", "agent_hooks ms", "baseline ms", "ratio", "target")
-    widths = [
-        max(len(str(r[i])) if i not in (2, 3) else 9 for r in [header, *rows]) for i in range(6)
+    table = [header] + [
+        (name, base, f"{subj_ms:.3f}", f"{base_ms:.3f}", ratio, target)
+        for name, base, subj_ms, base_ms, ratio, target in rows
     ]
-    print(" | ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)))
-    print("-+-".join("-" * w for w in widths))
-    for name, base, subj_ms, base_ms, ratio, target in rows:
-        cells = (name, base, f"{subj_ms:.3f}", f"{base_ms:.3f}", ratio, target)
-        print(" | ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)))
+    widths = [max(len(r[i]) for r in table) for i in range(len(header))]
+    for n, r in enumerate(table):
+        print(" | ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip())
+        if n == 0:
+            print("-+-".join("-" * w for w in widths))
 
     print()
-    for backend, target in (("asyncio", 5.0), ("trio", None)):
-        m = memory_case(args.memory_runs, backend)
-        label = "(d)" if target else "(info)"
+    memory_rows = [
+        ("(d)", "asyncio", 100_000, 5.0),
+        ("(info)", "trio", 100_000, None),
+        ("(control: output_cap=60 MB keeps it all)", "asyncio", 60_000_000, None),
+    ]
+    for label, backend, cap, target in memory_rows:
+        m = memory_case(args.memory_runs, backend, cap)
         mark = (
             f"< {target:g} MB {'PASS' if m['growth_mib'] < target else 'MISS'}"
             if target

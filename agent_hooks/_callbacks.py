@@ -26,7 +26,7 @@ from ._errors import RegistrationError
 from ._model import HookOutput
 from ._nodes import HandlerNode, HandlerResult, HookCall, OnError, Outcome
 from ._outputs import check_output
-from ._wire import decode_output, encode_input
+from ._wire import decode_output
 
 __all__ = ["CallbackHook", "callback_node", "callback_signature"]
 
@@ -193,7 +193,7 @@ def callback_node(
     if kind == "sdk":
 
         async def call(c: HookCall) -> HandlerResult:
-            data = encode_input(c.input, "claude")
+            data = c.payload("claude")
             tool_use_id = getattr(c.input, "tool_use_id", None)
             answer = await invoke(data, tool_use_id, {"signal": None})
             if answer is None:

@@ -40,7 +40,7 @@ from ._nodes import HandlerNode, HandlerResult, HookCall, OnError, Outcome
 from ._outputs import blocking_output, is_blocking, rank_key
 from ._process import ProcessResult, ProcessSpec, fast_path_argv, run_process, scrub_env, shell_argv
 from ._types import field_codecs
-from ._wire import DecodedOutput, decode_output, payload_bytes
+from ._wire import DecodedOutput, decode_output
 
 __all__ = ["CommandHook", "interpret_process", "timeout_diagnostic"]
 
@@ -238,7 +238,7 @@ async def _run_command(
         argv=argv,
         env=_environment(extra_env, c),
         cwd=_cwd(hook, c),
-        stdin=payload_bytes(c.input, c.dialect),
+        stdin=c.payload_bytes(c.dialect.wire),
         timeout=c.timeout,
         kill_grace=hook.kill_grace,
         stdout_cap=hook.output_cap,

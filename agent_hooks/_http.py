@@ -25,7 +25,7 @@ import attrs
 from ._diagnostics import Diagnostic, DiagnosticCode, Severity
 from ._errors import RegistrationError
 from ._nodes import HandlerNode, HandlerResult, HookCall, OnError, Outcome
-from ._wire import decode_output, payload_bytes
+from ._wire import decode_output
 
 __all__ = ["HttpHook", "HttpResponse", "expand_header", "http_post"]
 
@@ -185,7 +185,7 @@ class HttpHook:
         async def call(c: HookCall) -> HandlerResult:
             headers = {k: expand_header(v, hook.allowed_env_vars) for k, v in hook.headers.items()}
             try:
-                resp = await http_post(hook.url, payload_bytes(c.input, c.dialect), headers)
+                resp = await http_post(hook.url, c.payload_bytes(c.dialect.wire), headers)
             except (OSError, ValueError) as exc:
                 return _error(f"HTTP hook {hook.url} failed: {type(exc).__name__}: {exc}")
             except Exception as exc:  # h11 protocol errors

@@ -33,7 +33,6 @@ from ._model import HookOutput
 from ._nodes import HandlerNode, HandlerResult, HookCall, OnError, Outcome
 from ._outputs import blocking_output, decision_field
 from ._templates import render_template
-from ._wire import encode_input
 
 __all__ = ["AgentRunner", "ModelClient", "ModelHook", "interpret_model_answer"]
 
@@ -210,7 +209,7 @@ class ModelHook:
         hook = self
 
         async def call(c: HookCall) -> HandlerResult:
-            payload = encode_input(c.input, "claude")
+            payload = c.payload("claude")
             try:
                 prompt = render_template(hook.prompt, payload)
             except ValueError as exc:

@@ -23,7 +23,6 @@ from ._diagnostics import Diagnostic, DiagnosticCode, Severity
 from ._errors import RegistrationError
 from ._nodes import HandlerNode, HandlerResult, HookCall, OnError, Outcome
 from ._process import ProcessResult
-from ._wire import encode_input
 
 __all__ = ["McpCaller", "McpToolHook", "substitute_paths"]
 
@@ -114,7 +113,7 @@ class McpToolHook:
         hook = self
 
         async def call(c: HookCall) -> HandlerResult:
-            payload = encode_input(c.input, "claude")
+            payload = c.payload("claude")
             arguments = substitute_paths(dict(hook.input), payload)
             try:
                 result = await hook.caller(hook.server, hook.tool, arguments)

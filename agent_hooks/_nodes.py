@@ -17,8 +17,9 @@ import attrs
 
 from ._capabilities import EventSpec
 from ._diagnostics import Diagnostic
-from ._dialects import CLAUDE, Dialect
+from ._dialects import CLAUDE, Dialect, WireFormat
 from ._model import HookInput, HookOutput
+from ._wire import encode_input, payload_bytes
 
 __all__ = [
     "Handler",
@@ -90,6 +91,32 @@ class HookCall:
     """Bounds how many hook processes run at once."""
     secret_env_patterns: tuple[str, ...] = ("KEY", "TOKEN", "SECRET", "PASSWORD", "APIKEY")
     """Environment names containing any of these (case-insensitive) are withheld."""
+    memo: dict[Any, Any] = attrs.field(factory=dict, eq=False, repr=False)
+    """Encodings of inputs shared by the calls of a session (so that ten handlers of one
+    dispatch encode the payload once)."""
+
+    def payload(self, wire: WireFormat = "claude") -> dict[str, Any]:
+        """The input as the wire dict a hook of ``wire`` receives: encoded once, copied
+        for each caller (top level and nested objects one level down), so that a
+        callback editing its dict cannot change what the others see."""
+        data = self._encoded(wire, False)
+        return {k: (dict(v) if isinstance(v, dict) else v) for k, v in data.items()}
+
+    def payload_bytes(self, wire: WireFormat = "claude") -> bytes:
+        """The input as compact UTF-8 JSON for a hook's stdin (encoded once)."""
+        encoded: bytes = self._encoded(wire, True)
+        return encoded
+
+    def _encoded(self, wire: WireFormat, as_bytes: bool) -> Any:
+        key = (wire, as_bytes, id(self.input))
+        found = self.memo.get(key)
+        if found is not None and found[0] is self.input:
+            return found[1]
+        if len(self.memo) > 64:
+            self.memo.clear()
+        value: Any = payload_bytes(self.input, wire) if as_bytes else encode_input(self.input, wire)
+        self.memo[key] = (self.input, value)
+        return value
 
 
 @attrs.frozen(kw_only=True)

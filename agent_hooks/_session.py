@@ -10,6 +10,7 @@ cancels it (process groups are killed) and reports what was cut short.
 from __future__ import annotations
 
 import logging
+import math
 import os
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -25,7 +26,7 @@ from ._diagnostics import Diagnostic, DiagnosticCode, Severity
 from ._lifecycle import LifecycleMixin
 from ._model import HookInput, HookOutput
 from ._names import HookEvent
-from ._nodes import HandlerResult, HookCall, Outcome
+from ._nodes import HandlerNode, HandlerResult, HookCall, Outcome
 from ._observe import DispatchInfo, Observer, notify
 from ._outputs import blocking_output, is_blocking, strip_decisions
 from ._reduce import reduce_results
@@ -153,6 +154,7 @@ class Session(LifecycleMixin):
         self._observers: tuple[Observer, ...] = (*self._registry.observers, *observers)
         self._tg: anyio.abc.TaskGroup | None = None
         self._limiter: anyio.CapacityLimiter | None = None
+        self._memo: dict[Any, Any] = {}
         self._pending: list[HandlerResult] = []
         self._rewake: list[str] = []
         self._running = 0
@@ -369,15 +371,31 @@ class Session(LifecycleMixin):
         seen: DispatchInfo | None,
     ) -> list[HandlerResult]:
         slots: list[HandlerResult | None] = [None] * len(nodes)
+        deadlines = {
+            (cn.timeout if budget is None else min(cn.timeout, budget)) + cn.node.timeout_slack
+            for cn in nodes
+        }
+        # Handlers that start together with the same deadline would time out together:
+        # one cancel scope serves them all (a scope per handler costs more than the rest).
+        shared = len(deadlines) == 1
+        start = time.perf_counter()
 
         async def run_one(i: int, cn: CompiledNode) -> None:
-            slots[i] = await self._run(cn, spec, input, budget, seen)
+            slots[i] = await self._run(cn, spec, input, budget, seen, scoped=not shared)
 
-        async with anyio.create_task_group() as tg:
-            for i in range(1, len(nodes)):
-                tg.start_soon(run_one, i, nodes[i])
-            await run_one(0, nodes[0])  # the first in this task: one task fewer to spawn
-        return [r for r in slots if r is not None]
+        with anyio.move_on_after(deadlines.pop() if shared else math.inf):
+            async with anyio.create_task_group() as tg:
+                for i in range(1, len(nodes)):
+                    tg.start_soon(run_one, i, nodes[i])
+                await run_one(0, nodes[0])  # the first in this task: one task fewer to spawn
+        results = []
+        for i, cn in enumerate(nodes):
+            slot = slots[i]
+            if slot is None:  # the shared deadline passed before it answered
+                timeout = cn.timeout if budget is None else min(cn.timeout, budget)
+                slot = self._finish(cn, spec, None, start, timeout, seen)
+            results.append(slot)
+        return results
 
     async def _run_chained(
         self,
@@ -408,8 +426,13 @@ class Session(LifecycleMixin):
         input: HookInput[Any],
         budget: float | None,
         seen: DispatchInfo | None = None,
+        scoped: bool = True,
     ) -> HandlerResult:
-        """Run one node with its timeout, contain its failure, apply its failure policy."""
+        """Run one node with its timeout, contain its failure, apply its failure policy.
+
+        ``scoped=False`` leaves the timeout to the caller's cancel scope (parallel
+        handlers that share one deadline share one scope).
+        """
         node = cn.node
         timeout = cn.timeout if budget is None else min(cn.timeout, budget)
         call = HookCall(
@@ -421,28 +444,48 @@ class Session(LifecycleMixin):
             env={**self.env, **cn.env} if cn.env else self.env,
             process_limiter=self._limiter,
             secret_env_patterns=self._registry.secret_env_patterns,
+            memo=self._memo,
         )
         if seen is not None:
             status = node.status_message or f"Running {spec.event.value} hook"
             notify(self._observers, "handler_started", seen, cn.info, status)
         start = time.perf_counter()
+        if not scoped:
+            return self._finish(cn, spec, await self._attempt(node, call), start, timeout, seen)
         result: HandlerResult | None = None
         with anyio.move_on_after(timeout + node.timeout_slack):
-            try:
-                result = await node.call(call)
-            except Exception as exc:
-                message = f"{type(exc).__name__}: {exc}"
-                result = HandlerResult(
-                    outcome=Outcome.ERROR,
-                    reason=message,
-                    diagnostics=(
-                        Diagnostic(
-                            code=DiagnosticCode.HANDLER_ERROR,
-                            message=f"hook raised {message}",
-                            severity=Severity.ERROR,
-                        ),
+            result = await self._attempt(node, call)
+        return self._finish(cn, spec, result, start, timeout, seen)
+
+    @staticmethod
+    async def _attempt(node: HandlerNode, call: HookCall) -> HandlerResult:
+        """Call a node; an exception it raises becomes an ERROR result (cancellation passes)."""
+        try:
+            return await node.call(call)
+        except Exception as exc:
+            message = f"{type(exc).__name__}: {exc}"
+            return HandlerResult(
+                outcome=Outcome.ERROR,
+                reason=message,
+                diagnostics=(
+                    Diagnostic(
+                        code=DiagnosticCode.HANDLER_ERROR,
+                        message=f"hook raised {message}",
+                        severity=Severity.ERROR,
                     ),
-                )
+                ),
+            )
+
+    def _finish(
+        self,
+        cn: CompiledNode,
+        spec: EventSpec,
+        result: HandlerResult | None,
+        start: float,
+        timeout: float,
+        seen: DispatchInfo | None,
+    ) -> HandlerResult:
+        """Complete a result: a missing one timed out; failure policy; who and how long."""
         if result is None:
             result = HandlerResult(
                 outcome=Outcome.TIMEOUT,

@@ -248,10 +248,16 @@ def to_json(value: Any, *, wire: str, output: bool) -> Any:
             if getattr(value, fc.name) is not None
         }
     if isinstance(value, collections.abc.Mapping):
-        return {str(k): to_json(v, wire=wire, output=output) for k, v in value.items()}
+        return {
+            str(k): v if type(v) in _SCALARS else to_json(v, wire=wire, output=output)
+            for k, v in value.items()
+        }
     if isinstance(value, (list, tuple)):
-        return [to_json(v, wire=wire, output=output) for v in value]
+        return [v if type(v) in _SCALARS else to_json(v, wire=wire, output=output) for v in value]
     return value
+
+
+_SCALARS = frozenset({str, int, float, bool, type(None)})
 
 
 def _json_type(value: Any) -> str:

@@ -71,25 +71,44 @@ class DecodedInput:
     wire: WireFormat = "claude"
 
 
+_PLAIN_KINDS = frozenset({"str", "int", "float", "bool", "literal"})
+_INPUT_PLANS: dict[tuple[type, str], tuple[tuple[str, str, bool], ...]] = {}
+
+
+def _input_plan(cls: type, wire: WireFormat) -> tuple[tuple[str, str, bool], ...]:
+    """(attribute, JSON key, needs conversion) per field, in payload order, once per class."""
+    plan = _INPUT_PLANS.get((cls, wire))
+    if plan is None:
+        steps = []
+        for fc in field_codecs(cls, False):
+            if fc.name == "extra":
+                continue
+            steps.append((fc.name, fc.key(wire), fc.type.kind not in _PLAIN_KINDS))
+            if fc.name == "permission_mode":
+                steps.append(("", "hook_event_name", False))
+        plan = _INPUT_PLANS[(cls, wire)] = tuple(steps)
+    return plan
+
+
 def encode_input(
     input: HookInput[Any], dialect: Dialect | WireFormat | str = "claude"
 ) -> dict[str, Any]:
     """The JSON object a hook of this dialect receives for ``input``.
 
     Fields left ``None`` are omitted; ``extra`` fields are written back as they came
-    (never overriding a known field).
+    (never overriding a known field). The result shares nothing mutable with ``input``.
     """
     wire = _wire_of(dialect)
     out: dict[str, Any] = {}
-    for fc in field_codecs(type(input), False):
-        if fc.name == "extra":
+    name = input.event.value if wire == "claude" else input.event.snake
+    for attr, key, convert_it in _input_plan(type(input), wire):
+        if not attr:
+            out[key] = name
             continue
-        value = getattr(input, fc.name)
+        value = getattr(input, attr)
         if value is not None:
-            out[fc.key(wire)] = to_json(value, wire=wire, output=False)
-        if fc.name == "permission_mode":
-            out["hook_event_name"] = wire_event_name(input.event, wire)
-    out.setdefault("hook_event_name", wire_event_name(input.event, wire))
+            out[key] = to_json(value, wire=wire, output=False) if convert_it else value
+    out.setdefault("hook_event_name", name)
     for key, value in input.extra.items():
         out.setdefault(key, value)
     return out

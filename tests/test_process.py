@@ -675,7 +675,7 @@ def test_default_secret_patterns() -> None:
 def test_default_process_limit() -> None:
     limit = default_process_limit()
     assert isinstance(limit, int)
-    assert 4 <= limit <= 64
+    assert 16 <= limit <= 64
 
 
 def test_spec_validation() -> None:

@@ -23,7 +23,7 @@ from ._errors import InvalidPayloadError, UnknownEventError
 from ._model import HookOutput
 from ._registry import HookRegistry
 from ._session import Decision, Session
-from ._wire import decode_input, encode_output
+from ._wire import DecodedInput, decode_input, encode_output
 
 __all__ = [
     "BridgeResult",
@@ -31,6 +31,7 @@ __all__ = [
     "diagnostic_lines",
     "dispatch_payload",
     "dumps",
+    "one_line",
     "report_json",
 ]
 
@@ -66,7 +67,7 @@ def answer_json(output: HookOutput, wire: WireFormat) -> dict[str, Any]:
 
 
 async def dispatch_payload(
-    data: bytes | str | Mapping[str, Any],
+    data: bytes | str | Mapping[str, Any] | DecodedInput,
     registry: HookRegistry,
     *,
     project_dir: str | None = None,
@@ -75,11 +76,15 @@ async def dispatch_payload(
 ) -> BridgeResult:
     """Decode one payload, dispatch it through ``registry`` (in ``session`` when
     given, else in a one-off session) and return the reduced answer. Never raises
-    for bad payloads or failing hooks."""
-    try:
-        decoded = decode_input(data)
-    except (InvalidPayloadError, UnknownEventError) as exc:
-        return _failure(str(exc), fail_closed)
+    for bad payloads or failing hooks. ``data`` may be a payload its caller
+    decoded already (:func:`~agent_hooks._wire.decode_input`)."""
+    if isinstance(data, DecodedInput):
+        decoded = data
+    else:
+        try:
+            decoded = decode_input(data)
+        except (InvalidPayloadError, UnknownEventError) as exc:
+            return _failure(str(exc), fail_closed)
     hook_input = decoded.input
     project = project_dir or os.environ.get("CLAUDE_PROJECT_DIR") or hook_input.cwd
     try:
@@ -119,6 +124,7 @@ def report_json(result: BridgeResult) -> dict[str, Any]:
                     "kind": info.kind if info else None,
                     "outcome": r.outcome.value,
                     "exit_code": r.exit_code,
+                    "reason": r.reason,
                     "duration_ms": round(r.duration * 1000, 3),
                     "diagnostics": [_diag_json(d) for d in r.diagnostics],
                 }
@@ -143,10 +149,20 @@ def _diag_json(d: Diagnostic) -> dict[str, Any]:
     }
 
 
+def one_line(text: str) -> str:
+    """``text`` on one line: line breaks written as ``\\n``."""
+    return text.replace("\r\n", "\n").replace("\r", "\n").replace("\n", "\\n")
+
+
 def diagnostic_lines(result: BridgeResult) -> list[str]:
-    """Lines for stderr: the error first, then every diagnostic worth a line."""
-    lines = [f"agent-hooks: {result.error}"] if result.error else []
-    lines += [f"agent-hooks: {d}" for d in result.diagnostics if d.severity is not Severity.INFO]
+    """Lines for stderr, one per message: the error first, then every diagnostic worth
+    a line (not the ``info`` ones)."""
+    lines = [f"agent-hooks: {one_line(result.error)}"] if result.error else []
+    lines += [
+        f"agent-hooks: {one_line(str(d))}"
+        for d in result.diagnostics
+        if d.severity is not Severity.INFO
+    ]
     return lines
 
 

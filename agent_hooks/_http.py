@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import ssl
 from collections.abc import Mapping, Sequence
 from typing import Any
 from urllib.parse import urlsplit
@@ -89,6 +88,8 @@ async def http_post(
     host_header = parts.netloc.rsplit("@", 1)[-1]
     stream: Any
     if tls:
+        import ssl
+
         stream = await anyio.connect_tcp(
             parts.hostname, port, tls=True, ssl_context=ssl.create_default_context()
         )
@@ -183,7 +184,12 @@ class HttpHook:
         hook = self
 
         async def call(c: HookCall) -> HandlerResult:
-            headers = {k: expand_header(v, hook.allowed_env_vars) for k, v in hook.headers.items()}
+            # a reference expanded to "" may leave whitespace at an end, which is not part
+            # of a field value (RFC 9110, 5.5) and which h11 refuses to send
+            headers = {
+                k: expand_header(v, hook.allowed_env_vars).strip(" \t")
+                for k, v in hook.headers.items()
+            }
             try:
                 resp = await http_post(hook.url, c.payload_bytes(c.dialect.wire), headers)
             except (OSError, ValueError) as exc:

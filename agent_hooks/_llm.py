@@ -211,7 +211,10 @@ class ModelHook:
         async def call(c: HookCall) -> HandlerResult:
             payload = c.payload("claude")
             try:
-                prompt = render_template(hook.prompt, payload)
+                # Claude Code prompt hooks: without $ARGUMENTS the input JSON is appended
+                prompt = render_template(
+                    hook.prompt, payload, append_arguments=hook.kind == "prompt"
+                )
             except ValueError as exc:
                 return _fail_closed(c.spec, _unusable(f"prompt template error: {exc}"))
             answer: str | Mapping[str, Any] | None = None

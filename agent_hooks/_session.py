@@ -549,7 +549,7 @@ class Session(LifecycleMixin):
             try:
                 result = await self._run(cn, spec, input, None, seen)
             except anyio.get_cancelled_exc_class():
-                self._deliver(
+                cancelled = self._deliver(
                     cn,
                     HandlerResult(
                         outcome=Outcome.CANCELLED,
@@ -567,6 +567,8 @@ class Session(LifecycleMixin):
                         ),
                     ),
                 )
+                if seen is not None:
+                    notify(self._observers, "handler_finished", seen, cn.info, cancelled)
                 raise
             delivered = self._deliver(cn, result)
             if self._on_background_result is not None:

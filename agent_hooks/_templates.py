@@ -3,12 +3,17 @@
 Two syntaxes, as the harnesses define them:
 
 * Claude Code: ``$ARGUMENTS`` is replaced by the hook input as JSON; ``\\$``
-  escapes a literal dollar sign.
+  escapes a literal dollar sign. Prompt hooks without ``$ARGUMENTS`` get the
+  input appended (``append_arguments``).
 * Docker Agent: a Go ``text/template`` subset: ``{{ .ToolName }}`` (input
   fields by their Go names, i.e. the PascalCase of the payload keys, or the
   payload keys themselves), pipelines with ``toJSON`` and ``truncate N``
-  (``{{ .ToolInput | toJSON | truncate 200 }}`` or ``{{ truncate 200 .Prompt }}``).
-  An unknown field renders as an empty string.
+  (``{{ .ToolInput | toJSON | truncate 200 }}`` or ``{{ truncate 200 .Prompt }}``);
+  nested fields as in Go (``{{ .ToolInput.command }}``). An unknown field renders
+  as an empty string.
+
+Both are substituted in one pass over the template: what a substitution inserts
+(the input's own text) is never read as template syntax.
 """
 
 from __future__ import annotations
@@ -20,7 +25,8 @@ from typing import Any
 
 __all__ = ["render_template"]
 
-_ACTION = re.compile(r"\{\{-?\s*(.*?)\s*-?\}\}", re.DOTALL)
+_TOKEN = re.compile(r"\\\$|\$ARGUMENTS|\{\{-?\s*(.*?)\s*-?\}\}", re.DOTALL)
+"""One pass: an escaped dollar, ``$ARGUMENTS``, or a Go-template action."""
 
 
 def _pascal(key: str) -> str:
@@ -28,6 +34,16 @@ def _pascal(key: str) -> str:
 
 
 def _lookup(payload: Mapping[str, Any], name: str) -> Any:
+    if name in payload:
+        return payload[name]
+    head, dot, rest = name.partition(".")
+    if dot:  # .ToolInput.command: a field of a field
+        inner = _field(payload, head)
+        return _lookup(inner, rest) if isinstance(inner, Mapping) else None
+    return _field(payload, name)
+
+
+def _field(payload: Mapping[str, Any], name: str) -> Any:
     if name in payload:
         return payload[name]
     folded = name.lower().replace("_", "")
@@ -79,12 +95,31 @@ def _eval(expr: str, payload: Mapping[str, Any]) -> str:
     return _text(value)
 
 
-def render_template(template: str, payload: Mapping[str, Any]) -> str:
+def render_template(
+    template: str, payload: Mapping[str, Any], *, append_arguments: bool = False
+) -> str:
     """Render ``template`` against the hook input (its claude wire dict).
+
+    ``append_arguments``: when the template has no ``$ARGUMENTS``, append the input
+    JSON after a blank line (Claude Code prompt hooks).
 
     Raises:
         ValueError: a Go-template action uses an unknown function or bad arguments.
     """
     arguments = json.dumps(payload, ensure_ascii=False)
-    text = re.sub(r"(?<!\\)\$ARGUMENTS", lambda _: arguments, template).replace("\\$", "$")
-    return _ACTION.sub(lambda m: _eval(m.group(1), payload), text)
+    used = False
+
+    def substitute(m: re.Match[str]) -> str:
+        nonlocal used
+        token = m.group(0)
+        if token == "\\$":
+            return "$"
+        if token == "$ARGUMENTS":
+            used = True
+            return arguments
+        return _eval(m.group(1), payload)
+
+    text = _TOKEN.sub(substitute, template)
+    if append_arguments and not used:
+        text = f"{text.rstrip()}\n\n{arguments}"
+    return text

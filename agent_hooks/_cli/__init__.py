@@ -15,7 +15,11 @@ from collections.abc import Sequence
 
 __all__ = ["SUBCOMMANDS", "build_parser", "main"]
 
-SUBCOMMANDS: tuple[str, ...] = ("agent_hooks._cli._check",)
+SUBCOMMANDS: tuple[str, ...] = (
+    "agent_hooks._cli._check",
+    "agent_hooks._cli._run",
+    "agent_hooks._cli._serve",
+)
 """Modules that register subcommands, in the order ``--help`` lists them."""
 
 

@@ -15,7 +15,15 @@ variants back to back, which keeps a busy machine from skewing it):
     that awaits the same callback and merges its dict (target <= 3x);
 (b) the same with 10 callbacks (target <= 2x);
 (c) 1,000 groups with distinct exact matchers of which one matches, against a
-    registry with only that group (target <= 1.5x).
+    registry with only that group (target <= 1.5x);
+(d) the callback of (a) with one no-op ``Observer()`` attached to the registry,
+    against the same registry without observers (no target: the price of observing);
+(e) without observers: a registry built with ``observers=()`` against one built
+    without the option, i.e. the current dispatch against itself (target <= 1.05x:
+    the noise floor of the measurement). With no observer attached the dispatch does
+    no observer work at all (no ``DispatchInfo``, no ``notify``), so (e) shows that
+    observers cost nothing measurable unless attached; (d) against (e) shows what
+    attaching one costs.
 
 The callbacks are Claude Agent SDK-style: ``async (input_data, tool_use_id, context)
 -> dict``; each yields to the event loop once (``await anyio.lowlevel.checkpoint()``)
@@ -42,7 +50,7 @@ from typing import Any
 import anyio
 import anyio.lowlevel
 
-from agent_hooks import HookMatcher, HookRegistry, PreToolUseInput, PreToolUseOutput
+from agent_hooks import HookMatcher, HookRegistry, Observer, PreToolUseInput, PreToolUseOutput
 
 Callback = Callable[[dict[str, Any], "str | None", Any], Awaitable[dict[str, Any]]]
 
@@ -134,7 +142,9 @@ class Case:
         return min(self.t_ours) / min(self.t_theirs)
 
 
-def registry_with(groups: int, callbacks_per_group: int, match: int) -> HookRegistry:
+def registry_with(
+    groups: int, callbacks_per_group: int, match: int, **options: Any
+) -> HookRegistry:
     matchers = []
     for g in range(groups):
         n = callbacks_per_group if g == match else 1
@@ -144,13 +154,15 @@ def registry_with(groups: int, callbacks_per_group: int, match: int) -> HookRegi
                 hooks=[make_callback(i) for i in range(n)],
             )
         )
-    return HookRegistry({"PreToolUse": matchers})
+    return HookRegistry({"PreToolUse": matchers}, **options)
 
 
 async def run_cases(rounds: int, batch: int, profile: bool) -> list[Case]:
     one = registry_with(1, 1, 0)
     ten = registry_with(1, 10, 0)
     big = registry_with(1000, 1, 500)
+    observed = registry_with(1, 1, 0, observers=(Observer(),))
+    unobserved = registry_with(1, 1, 0, observers=())
     typed = HookRegistry({"PreToolUse": [HookMatcher(matcher="Bash", hooks=[typed_callback])]})
     cb1 = [make_callback(0)]
     cb10 = [make_callback(i) for i in range(10)]
@@ -159,6 +171,8 @@ async def run_cases(rounds: int, batch: int, profile: bool) -> list[Case]:
         ten.session(session_id="bench", cwd="/tmp") as s10,
         big.session(session_id="bench", cwd="/tmp") as sbig,
         typed.session(session_id="bench", cwd="/tmp") as styped,
+        observed.session(session_id="bench", cwd="/tmp") as sobs,
+        unobserved.session(session_id="bench", cwd="/tmp") as snone,
     ):
 
         async def a() -> Any:
@@ -173,6 +187,12 @@ async def run_cases(rounds: int, batch: int, profile: bool) -> list[Case]:
         async def t() -> Any:
             return await styped.dispatch(tool_input())
 
+        async def d() -> Any:
+            return await sobs.dispatch(tool_input())
+
+        async def e() -> Any:
+            return await snone.dispatch(tool_input())
+
         async def base1() -> Any:
             return await hand_loop(cb1)
 
@@ -184,11 +204,14 @@ async def run_cases(rounds: int, batch: int, profile: bool) -> list[Case]:
         assert (await base1())["hookSpecificOutput"]["permissionDecision"] == "allow"
         assert (await b()).output.additional_context == "\n".join(f"note {i}" for i in range(1, 10))
         assert len((await c()).results) == 1
+        assert (await d()).output == (await a()).output == (await e()).output
 
         cases = [
             Case("(a) 1 matching callback", 3.0, a, base1, "hand loop"),
             Case("(b) 10 matching callbacks", 2.0, b, base10, "hand loop"),
             Case("(c) 1,000 exact groups, 1 matches", 1.5, c, a, "1-group registry"),
+            Case("(d) 1 callback + no-op Observer()", None, d, a, "no observers"),
+            Case("(e) observers=() vs no observers", 1.05, e, a, "default registry"),
             Case("(info) 1 typed callback, no JSON", None, t, base1, "hand loop"),
         ]
         for case in cases:  # warm-up

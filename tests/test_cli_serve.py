@@ -495,6 +495,18 @@ async def gate(input: PreToolUseInput) -> PreToolUseOutput:
 """
 
 
+def _wait_listening(proc: subprocess.Popen[bytes]) -> tuple[int, list[str]]:
+    """The port from the start-up line, and the lines before it."""
+    assert proc.stderr is not None
+    before = []
+    for raw in proc.stderr:
+        line = raw.decode()
+        if "listening on http://127.0.0.1:" in line:
+            return int(line.rsplit(":", 1)[1].strip()), before
+        before.append(line)
+    raise AssertionError("the server did not start: " + "".join(before))
+
+
 def _http(port: int, method: str, path: str, body: Any = None, headers: Any = None) -> Any:
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     try:
@@ -540,9 +552,8 @@ def test_serve_subprocess(tmp_path: Path) -> None:
     assert proc.stderr is not None
     released: list[socket.socket] = []
     try:
-        line = proc.stderr.readline().decode()
-        assert "listening on http://127.0.0.1:" in line, line + proc.stderr.read().decode()
-        port = int(line.rsplit(":", 1)[1].strip())
+        port, before = _wait_listening(proc)
+        assert before == []  # nothing to complain about
 
         assert _http(port, "GET", "/healthz")[0] == 200
         status, headers, _ = _http(port, "POST", "/", payload())
@@ -627,8 +638,8 @@ def test_serve_token_file(tmp_path: Path) -> None:
     )
     assert proc.stderr is not None
     try:
-        line = proc.stderr.readline().decode()
-        port = int(line.rsplit(":", 1)[1].strip())
+        port, before = _wait_listening(proc)
+        assert any("no hooks loaded" in line for line in before)
         assert _http(port, "POST", "/", payload(), {"Authorization": "Bearer nope"})[0] == 401
         status, _, body = _http(port, "POST", "/", payload(), AUTH)
         assert (status, json.loads(body)) == (200, {})

@@ -54,7 +54,10 @@ def register(subparsers: Any) -> None:
     run.set_defaults(func=run_hooks)
 
 
-def add_load_options(parser: argparse.ArgumentParser) -> None:
+def add_load_options(
+    parser: argparse.ArgumentParser,
+    project_default: str = "$CLAUDE_PROJECT_DIR, else the payload's cwd, else .",
+) -> None:
     """The options that say which hooks to load (shared by ``run`` and ``serve``)."""
     parser.add_argument(
         "--config",
@@ -69,7 +72,7 @@ def add_load_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--project-dir",
         metavar="DIR",
-        help="the project root (default: $CLAUDE_PROJECT_DIR, else the payload's cwd, else .)",
+        help=f"the project root: project files need trust (default: {project_default})",
     )
     parser.add_argument(
         "--discover",

@@ -34,7 +34,7 @@ def register(subparsers: Any) -> None:
         "unless --no-auth. GET /healthz answers without auth. SIGINT/SIGTERM shut down "
         "gracefully.",
     )
-    add_load_options(serve)
+    add_load_options(serve, project_default="$CLAUDE_PROJECT_DIR, else .")
     serve.add_argument(
         "--host", default="127.0.0.1", help="the address to bind (default: 127.0.0.1)"
     )
@@ -138,6 +138,8 @@ def run_serve(args: argparse.Namespace) -> int:
         return 2
     for path in missing:
         _log(f"{path}: no such file; no hooks loaded from it")
+    if not any(sg.groups for sg in config.sources):
+        _log("warning: no hooks loaded: every request will be answered with {}")
 
     import anyio
 

@@ -256,3 +256,17 @@ def test_file_changed_before_the_read_is_dropped(
     config = load(path)
     assert config.files[0].status == "untrusted"
     assert config.sources[0].groups == ()
+
+
+def test_a_plugin_shaped_file_inside_the_project_needs_trust(project: Path) -> None:
+    """``hooks/hooks.json`` is detected as a plugin file; inside the project it is still
+    project content, so it must not skip the trust gate."""
+    plugin_file = project / "hooks" / "hooks.json"
+    plugin_file.parent.mkdir(parents=True)
+    plugin_file.write_text(hooks_doc("echo from-repo"))
+    config = load(plugin_file, project_dir=project)
+    assert [f.status for f in config.files] == ["untrusted"]
+    assert not config.registry().compile().nodes
+    assert any(d.code is DiagnosticCode.UNTRUSTED for d in config.diagnostics)
+    trusted = load(plugin_file, project_dir=project, trust=True)
+    assert trusted.registry().compile().nodes[HookEvent.STOP]

@@ -261,13 +261,18 @@ def load_claude_plugin(
     kinds: HandlerKinds | None = None,
     project_dir: str | os.PathLike[str] | None = None,
     data: bytes | None = None,
+    trust: TrustArg = None,
 ) -> LoadedConfig:
     """A plugin's ``hooks/hooks.json``: ``${CLAUDE_PLUGIN_ROOT}`` / ``${CLAUDE_PLUGIN_DATA}``
     (and ``PLUGIN_ROOT`` / ``PLUGIN_DATA``) are substituted in exec form and exported
-    to every command. Enabling a plugin is the consent: no workspace trust applies.
+    to every command. Enabling a plugin is the consent: no workspace trust applies,
+    except to a plugin file that lies inside the project directory, which is project
+    content and needs the workspace's trust like any project hook file.
     A plugin's copy of a command stays separate from the same command elsewhere.
     """
     p = Plugin.coerce(plugin)
+    pdir = os.fspath(project_dir) if project_dir is not None else None
+    in_project = pdir is not None and is_inside(p.path, pdir)
     env = p.env
     root = env["CLAUDE_PLUGIN_ROOT"]
 
@@ -279,11 +284,12 @@ def load_claude_plugin(
     config, _ = load_source(
         p.path,
         format="claude-plugin",
-        scope="plugin",
+        scope="project" if in_project else "plugin",
         dialect=p.dialect,
         builder=hooks_file_builder,
-        precedence=precedence,
-        project_dir=os.fspath(project_dir) if project_dir is not None else None,
+        precedence=PRECEDENCE["plugin"] if precedence is None else precedence,
+        project_dir=pdir,
+        trust=trust,
         kinds=kinds,
         env=env,
         plugin_root=root,
@@ -293,7 +299,9 @@ def load_claude_plugin(
     )
 
     def recipe() -> LoadedConfig:
-        return load_claude_plugin(p, precedence=precedence, kinds=kinds, project_dir=project_dir)
+        return load_claude_plugin(
+            p, precedence=precedence, kinds=kinds, project_dir=project_dir, trust=trust
+        )
 
     return attrs.evolve(config, recipe=recipe)
 

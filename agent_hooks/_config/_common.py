@@ -414,9 +414,10 @@ def count_handlers(groups: Iterable[MatcherGroup]) -> int:
     return sum(len(g.nodes) for g in groups)
 
 
-def trust_hint(project_dir: str) -> str:
+def trust_hint(project_dir: str, rel: str | None = None) -> str:
+    config = f" --config {os.path.join(project_dir, rel)}" if rel else ""
     return (
-        f"review it, then run `agent-hooks trust --project-dir {project_dir}` "
+        f"review it, then run `agent-hooks trust --project-dir {project_dir}{config}` "
         "(or call TrustPolicy.grant(project_dir, {path: sha256})); "
         "headless runs may pass --trust-project-hooks / TrustPolicy(trust_all=True)"
     )
@@ -501,7 +502,7 @@ def load_source(
                     message=(
                         f"project hooks in {rel} were not loaded: the workspace {project_dir} is not "
                         f"trusted for this content (sha256 {sha[:12]}...); "
-                        + trust_hint(project_dir)
+                        + trust_hint(project_dir, rel)
                     ),
                     severity=Severity.WARNING,
                     source=label,

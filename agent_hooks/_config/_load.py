@@ -223,7 +223,7 @@ def _dispatch(
             hooks_file=label,
         )
         return load_claude_plugin(
-            plugin, project_dir=pdir, precedence=precedence, kinds=kinds, data=data
+            plugin, project_dir=pdir, precedence=precedence, kinds=kinds, data=data, trust=trust
         )
     if fmt == "deepagents":
         return load_deepagents(

@@ -91,6 +91,22 @@ def reduce_results(
     answered = [(r, r.output) for r in results if r.output is not None]
     if not answered:
         return cls(), ()
+    if len(answered) == 1 and type(answered[0][1]) is cls:
+        # One answer of the event's own class folds to itself (every merge rule is the
+        # identity on one value); only a suppressed system message is dropped.
+        single = answered[0][1]
+        drop = {
+            step.companion: None
+            for step in plan
+            if step.merge is _RANK
+            and step.companion
+            and not step.rank_by
+            and getattr(single, step.name) is None
+            and getattr(single, step.companion) is not None
+        }  # a reason without its decision says nothing
+        if single.suppress_output and single.system_message is not None:
+            drop["system_message"] = None
+        return (attrs.evolve(single, **drop) if drop else single), ()
     diags: list[Diagnostic] = []
     values: dict[str, Any] = {}
     only = answered[0] if len(answered) == 1 else None

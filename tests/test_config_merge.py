@@ -106,9 +106,7 @@ def test_precedence_numbers_are_documented() -> None:
         PRECEDENCE["docker-dropin"],
         PRECEDENCE["docker-cli"],
     ) == (200, 300, 310, 400)
-    readme = (
-        Path(__file__).parent.parent / "README.md"
-    ).read_text()
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
     for number in ("100", "200", "210", "300", "310", "400"):
         assert number in readme
 

@@ -22,8 +22,9 @@ run``) only pays for what it touches.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from ._lazy import lazy_module
 
 if TYPE_CHECKING:
     from ._bridge import (
@@ -785,14 +786,4 @@ _MODULE_OF: dict[str, str] = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _MODULE_OF.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_module(__name__, globals(), _MODULE_OF, __all__)

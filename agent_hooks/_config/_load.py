@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import attrs
@@ -193,6 +194,15 @@ def load(
     return attrs.evolve(config, recipe=recipe)
 
 
+_SCOPED_LOADERS: Mapping[str, Callable[..., LoadedConfig]] = {
+    "claude-settings": load_claude_settings,
+    "deepagents": load_deepagents,
+    "codex-json": load_codex,
+    "codex-toml": load_codex_toml,
+}
+"""Formats whose loader takes (path, scope, project_dir, trust, precedence, kinds, data)."""
+
+
 def _dispatch(
     fmt: str,
     label: str,
@@ -205,8 +215,9 @@ def _dispatch(
     agent: str | None,
     plugin_data: str | os.PathLike[str] | None,
 ) -> LoadedConfig:
-    if fmt == "claude-settings":
-        return load_claude_settings(
+    scoped = _SCOPED_LOADERS.get(fmt)
+    if scoped is not None:  # the loaders that share one signature
+        return scoped(
             label,
             scope=scope,
             project_dir=pdir,
@@ -224,36 +235,6 @@ def _dispatch(
         )
         return load_claude_plugin(
             plugin, project_dir=pdir, precedence=precedence, kinds=kinds, data=data, trust=trust
-        )
-    if fmt == "deepagents":
-        return load_deepagents(
-            label,
-            scope=scope,
-            project_dir=pdir,
-            trust=trust,
-            precedence=precedence,
-            kinds=kinds,
-            data=data,
-        )
-    if fmt == "codex-json":
-        return load_codex(
-            label,
-            scope=scope,
-            project_dir=pdir,
-            trust=trust,
-            precedence=precedence,
-            kinds=kinds,
-            data=data,
-        )
-    if fmt == "codex-toml":
-        return load_codex_toml(
-            label,
-            scope=scope,
-            project_dir=pdir,
-            trust=trust,
-            precedence=precedence,
-            kinds=kinds,
-            data=data,
         )
     if fmt == "hel":
         project = pdir or str(Path(os.path.abspath(label)).parent.parent)

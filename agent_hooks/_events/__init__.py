@@ -12,10 +12,10 @@
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
+from .._lazy import lazy_module
 from .._model import HookInput, HookOutput
 from .._names import HookEvent
 
@@ -356,17 +356,7 @@ _MODULE_OF: dict[str, str] = {
 """Which family module defines each public name."""
 
 
-def __getattr__(name: str) -> Any:
-    family = _MODULE_OF.get(name)
-    if family is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{family}", __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_module(__name__, globals(), _MODULE_OF, __all__)
 
 
 class _EventTypes(Mapping[HookEvent, Any]):

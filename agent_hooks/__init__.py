@@ -236,6 +236,7 @@ if TYPE_CHECKING:
         command_kind,
         default_kinds,
         disabled_node,
+        model_kinds,
     )
     from ._lifecycle import (
         PermissionAnswer,
@@ -540,6 +541,7 @@ __all__ = [
     "load_docker_dropins",
     "load_docker_settings",
     "load_hel",
+    "model_kinds",
     "max_iterations",
     "parse_event",
     "payload_bytes",
@@ -735,6 +737,7 @@ _MODULE_OF: dict[str, str] = {
     "default_kinds": "_kinds",
     "build_handler": "_kinds",
     "disabled_node": "_kinds",
+    "model_kinds": "_kinds",
     "command_kind": "_kinds",
     "PermissionAnswer": "_lifecycle",
     "PermissionPrompt": "_lifecycle",

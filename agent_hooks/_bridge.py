@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import attrs
 
+from ._capabilities import CAPABILITIES
 from ._diagnostics import Diagnostic, Severity
 from ._dialects import WireFormat
 from ._errors import InvalidPayloadError, UnknownEventError
@@ -52,6 +53,8 @@ class BridgeResult:
     diagnostics: tuple[Diagnostic, ...] = ()
     decision: Decision[Any] | None = None
     wire: WireFormat = "claude"
+    plain: str | None = None
+    """Plain text to print instead of ``answer`` (WorktreeCreate's path), when set."""
 
 
 def answer_json(output: HookOutput, wire: WireFormat) -> dict[str, Any]:
@@ -73,11 +76,16 @@ async def dispatch_payload(
     project_dir: str | None = None,
     fail_closed: bool = False,
     session: Session | None = None,
+    on_answer: Callable[[BridgeResult], None] | None = None,
 ) -> BridgeResult:
     """Decode one payload, dispatch it through ``registry`` (in ``session`` when
     given, else in a one-off session) and return the reduced answer. Never raises
     for bad payloads or failing hooks. ``data`` may be a payload its caller
-    decoded already (:func:`~agent_hooks._wire.decode_input`)."""
+    decoded already (:func:`~agent_hooks._wire.decode_input`).
+
+    ``on_answer`` is called with the result as soon as it is decided, before a
+    one-off session closes (closing waits for fire-and-forget handlers, up to the
+    registry's ``background_drain_timeout``): the answer never waits for them."""
     if isinstance(data, DecodedInput):
         decoded = data
     else:
@@ -87,18 +95,59 @@ async def dispatch_payload(
             return _failure(str(exc), fail_closed)
     hook_input = decoded.input
     project = project_dir or os.environ.get("CLAUDE_PROJECT_DIR") or hook_input.cwd
+    result: BridgeResult | None = None
+
+    def decided(decision: Decision[Any]) -> BridgeResult:
+        done = _result(decoded, registry, decision)
+        if on_answer is not None:
+            on_answer(done)
+        return done
+
     try:
         if session is not None:
-            decision = await session.dispatch(hook_input)
+            result = decided(await session.dispatch(hook_input))
         else:
             async with registry.session(
                 session_id=hook_input.session_id, cwd=hook_input.cwd, project_dir=project
             ) as one_off:
-                decision = await one_off.dispatch(hook_input)
+                result = decided(await one_off.dispatch(hook_input))
     except Exception as exc:  # an internal error, never a hook's: hooks are contained
+        if result is not None:  # answered already; the failure came while closing
+            return result
         return _failure(f"agent_hooks internal error: {type(exc).__name__}: {exc}", fail_closed)
+    return result
+
+
+def _result(decoded: DecodedInput, registry: HookRegistry, decision: Decision[Any]) -> BridgeResult:
+    """The answer of a decision, in the payload's wire format.
+
+    Two events have no JSON form for some decisions, and the bridge answers as their
+    harness expects instead: a block on an event whose block is exit-code-only
+    (TeammateIdle, TaskCompleted) exits 2 with the reason on stderr; an event whose
+    command hooks answer with plain stdout (WorktreeCreate: the path) prints that text.
+    """
+    spec = CAPABILITIES[decision.event]
+    answer = answer_json(decision.output, decoded.wire)
+    exit_code = 0
+    error: str | None = None
+    plain: str | None = None
+    if decision.blocked and not spec.json_block:
+        exit_code, error = 2, decision.reason or f"blocked by a {spec.event.value} hook"
+        answer = {k: v for k, v in answer.items() if k not in ("decision", "reason")}
+    elif (
+        spec.plain_stdout
+        and not spec.plain_stdout.startswith("additional")
+        and decoded.wire == "claude"
+    ):
+        value = getattr(decision.output, spec.plain_stdout, None)
+        if decision.blocked:
+            exit_code, error = 2, decision.reason or f"blocked by a {spec.event.value} hook"
+        plain = value if isinstance(value, str) else ""
     return BridgeResult(
-        answer=answer_json(decision.output, decoded.wire),
+        answer=answer,
+        exit_code=exit_code,
+        error=error,
+        plain=plain,
         diagnostics=(*decoded.diagnostics, *registry.diagnostics, *decision.diagnostics),
         decision=decision,
         wire=decoded.wire,

@@ -697,9 +697,8 @@ class LargeResultLimiter:
     (``updated_tool_output``): a result over the limits is written in full to a
     file in a per-session temporary directory, and the model gets a notice naming
     the file plus an excerpt within the limits (the head for file-reading tools,
-    the tail for the others). On SessionEnd: the session's directory is removed.
-    Register the same callback on SessionEnd (or call :meth:`cleanup`) so that
-    the files do not outlive the session.
+    the tail for the others). The session's directory is removed on SessionEnd
+    and, in any case, when the session closes: the files never outlive it.
     """
 
     def __init__(self, max_lines: int, max_bytes: int) -> None:
@@ -725,6 +724,10 @@ class LargeResultLimiter:
             text = await self._limit(input.tool_name, input.tool_use_id, input)
             return None if text is None else PostToolUseOutput(updated_tool_output=text)
         return None
+
+    async def session_closed(self, session_id: str | None) -> None:
+        """Told by the session when it closes: the files go with it."""
+        await self.cleanup(session_id)
 
     async def cleanup(self, session_id: str | None) -> None:
         """Remove the session's temporary directory and every file in it."""

@@ -212,9 +212,11 @@ def callback_node(
         async def call(c: HookCall) -> HandlerResult:
             return _interpret(c, await invoke(c.input), display)
 
+    closer = getattr(fn, "session_closed", None)
     return HandlerNode(
         name=display,
         kind="python",
+        on_session_close=closer if callable(closer) else None,
         call=call,
         timeout=timeout,
         on_error=on_error,

@@ -22,6 +22,8 @@ callback_timeout_blocks  Claude Agent SDK rule: a Python callback that times out
 rewrite                (output field, input field) an answer rewrites, and chained dispatch
                        threads through to the next handler
 chained                handlers run one after another by default (Docker Agent's pipeline)
+json_block             a block can be said in JSON (``decision: "block"``); when not
+                       (TeammateIdle, TaskCompleted), bridges answer with exit 2
 env_file               command hooks get ``CLAUDE_ENV_FILE`` (a file they may append
                        ``export`` lines to): SessionStart, Setup, CwdChanged, FileChanged
 counts_continuations   consecutive blocks are counted per session (``stop_hook_active``) and
@@ -129,6 +131,7 @@ class EventSpec:
     chained: bool = False
     counts_continuations: bool = False
     env_file: bool = False
+    json_block: bool = True
 
     @property
     def can_block(self) -> bool:
@@ -484,6 +487,7 @@ def _rows() -> tuple[EventSpec, ...]:
             summary="A teammate is about to go idle; a block keeps it working.",
             exit2=Exit2.CONTINUE,
             top_level_decision=True,
+            json_block=False,
         ),
         EventSpec(
             event=E.TASK_CREATED,
@@ -496,6 +500,7 @@ def _rows() -> tuple[EventSpec, ...]:
             summary="A task is being completed; a block keeps it open.",
             exit2=Exit2.CONTINUE,
             top_level_decision=True,
+            json_block=False,
         ),
         EventSpec(
             event=E.ON_AGENT_SWITCH,
@@ -523,13 +528,13 @@ def _rows() -> tuple[EventSpec, ...]:
             event=E.ELICITATION,
             summary="An MCP server asks the user for input; can answer or decline.",
             matcher_field="mcp_server_name",
-            exit2=Exit2.BLOCK,
+            exit2=Exit2.DENY,
         ),
         EventSpec(
             event=E.ELICITATION_RESULT,
             summary="The user answered an MCP elicitation; can override it.",
             matcher_field="mcp_server_name",
-            exit2=Exit2.BLOCK,
+            exit2=Exit2.DENY,
         ),
     )
 

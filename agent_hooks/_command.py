@@ -176,7 +176,20 @@ class CommandHook:
             async_rewake=self.async_rewake,
             if_rule=self.if_rule,
             status_message=self.status_message,
-            dedupe_key=("command", self.command, tuple(self.argv or ()), self.shell),
+            # Identical handlers run once; a copy with another filter or another way of
+            # running (background, rewake, timeout, policy) is a different handler.
+            dedupe_key=(
+                "command",
+                self.command,
+                tuple(self.argv or ()),
+                self.shell,
+                self.if_rule,
+                self.async_,
+                self.async_rewake,
+                self.on_error,
+                self.working_dir,
+                tuple(sorted(self.env.items())),
+            ),
             timeout_slack=self.kill_grace + DRAIN_TIMEOUT + 1.0,
         )
 
@@ -359,8 +372,18 @@ def _exit_zero(
     return HandlerResult(exit_code=0, diagnostics=tuple(diags))
 
 
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")
+
+
 def _plain_output(spec: EventSpec, field: str, text: str) -> HookOutput:
-    kwargs: dict[str, object] = {field: text}
+    """Plain stdout as the field the table names: context takes the whole text; a value
+    field (WorktreeCreate's path) takes the last non-empty line, terminal escapes removed,
+    as Claude Code reads it."""
+    value = text
+    if field != "additional_context":
+        lines = [ln.strip() for ln in _ANSI.sub("", text).splitlines() if ln.strip()]
+        value = lines[-1] if lines else ""
+    kwargs: dict[str, object] = {field: value}
     return spec.output_type(**kwargs)  # type: ignore[arg-type]
 
 

@@ -629,7 +629,17 @@ def python_kind(entry: Mapping[str, Any], ctx: KindContext) -> HandlerNode | Non
             severity=Severity.ERROR,
         )
         return None
-    paths = tuple(p for p in (ctx.config_dir, ctx.project_dir, ctx.plugin_root) if p)
+    # The config file's own directory (and a plugin's root) come first. The project
+    # directory comes first too for files inside the project (they passed the trust
+    # gate); for a file outside it, the project is searched only after sys.path, so a
+    # repository cannot shadow an installed module a user-level config names.
+    in_project = bool(
+        ctx.project_dir and ctx.config_dir and _is_within(ctx.config_dir, ctx.project_dir)
+    )
+    paths = tuple(
+        p for p in (ctx.config_dir, ctx.plugin_root, ctx.project_dir if in_project else None) if p
+    )
+    fallback = (ctx.project_dir,) if ctx.project_dir and not in_project else ()
     common = _common(entry, ctx, ref)
     return _build(
         "python",
@@ -638,10 +648,16 @@ def python_kind(entry: Mapping[str, Any], ctx: KindContext) -> HandlerNode | Non
         lambda: PythonRefHook(
             callable=ref,
             search_paths=paths,
+            fallback_paths=fallback,
             async_=_flag(entry, "async", ctx, label),
             **common,
         ),
     )
+
+
+def _is_within(path: str, directory: str) -> bool:
+    real, root = os.path.realpath(path), os.path.realpath(directory)
+    return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
 
 
 def http_kind(entry: Mapping[str, Any], ctx: KindContext) -> HandlerNode | None:
@@ -749,9 +765,10 @@ def model_kinds(
     * ``agent`` (an :class:`~agent_hooks.AgentRunner`): Claude Code ``agent`` hooks;
     * ``mcp`` (an :class:`~agent_hooks.McpCaller`): Claude Code ``mcp_tool`` hooks.
 
-    Use: ``load(path, kinds={**default_kinds(), **model_kinds(client, mcp=caller)})``.
+    The table returned also holds every kind of :func:`default_kinds`, so it can be
+    passed as it is: ``load(path, kinds=model_kinds(client, mcp=caller))``.
     """
-    table: dict[str, KindFactory] = {}
+    table: dict[str, KindFactory] = default_kinds()
     if client is not None:
         table["model"] = _llm_factory("model", client=client)
         table["prompt"] = _llm_factory("prompt", client=client)

@@ -5,11 +5,11 @@ use ``dispatch``. They return what the agent loop needs as data (what the tool
 ran with, what the model should see, context to add, messages for the user)
 and never touch the application's message list.
 
-Tool call order: ToolInputTransform -> PreToolUse (rewrite; deny skips the tool;
-ask/defer -> PermissionRequest hooks, then the application's permission
-callback) -> the tool -> ToolResponseTransform (its rewrite is what PostToolUse
-hooks and the model see, as in Docker Agent) -> PostToolUse; or, when the tool
-raised, PostToolUseFailure.
+Tool call order: ToolInputTransform -> PreToolUse (rewrite; deny or
+``continue: false`` skips the tool; ask/defer -> PermissionRequest hooks, then
+the application's permission callback) -> the tool -> PostToolUse (or
+PostToolUseFailure when the tool raised) -> ToolResponseTransform, which rewrites
+what the model finally sees.
 """
 
 from __future__ import annotations
@@ -255,6 +255,9 @@ class LifecycleMixin:
             current = pre.output.updated_input
         else:
             current = getattr(pre.input, "tool_input", current)
+        if not pre.should_continue:  # continue: false takes precedence over any decision
+            reason = pre.stop_reason or pre.reason or "a PreToolUse hook stopped the agent"
+            return outcome(ran=False, input=current, denied=True, reason=reason, model_view=reason)
         verdict = pre.output.permission_decision
         if verdict == "deny" or pre.blocked:  # also the deprecated decision: "block"
             reason = pre.reason or "denied by a PreToolUse hook"
@@ -298,58 +301,67 @@ class LifecycleMixin:
             current = answer.updated_input
 
         start = anyio.current_time()
+        error: Exception | None = None
+        result: Any = None
         try:
             result = await _maybe_await(tool(current))
         except Exception as exc:
-            duration_ms = int((anyio.current_time() - start) * 1000)
+            error = exc
+        duration_ms = int((anyio.current_time() - start) * 1000)
+        view: Any
+        if error is not None:
             fail = await self.dispatch(
                 ev.PostToolUseFailureInput(
                     tool_name=tool_name,
                     tool_input=current,
                     tool_use_id=tool_use_id,
-                    error=f"{type(exc).__name__}: {exc}",
+                    error=f"{type(error).__name__}: {error}",
                     is_interrupt=False,
                     duration_ms=duration_ms,
                 )
             )
             note(fail)
-            view: Any = f"Error: {type(exc).__name__}: {exc}"
+            view = f"Error: {type(error).__name__}: {error}"
             if fail.blocked and fail.reason:
                 view = fail.reason
-            if raise_errors:
-                raise
-            return outcome(
-                ran=True, input=current, error=exc, model_view=view, duration_ms=duration_ms
+        else:
+            post = await self.dispatch(
+                ev.PostToolUseInput(
+                    tool_name=tool_name,
+                    tool_input=current,
+                    tool_use_id=tool_use_id,
+                    tool_response=_jsonable(result),
+                    duration_ms=duration_ms,
+                )
             )
-        duration_ms = int((anyio.current_time() - start) * 1000)
-        view = result
+            note(post)
+            view = result
+            if post.output.updated_tool_output is not None:
+                view = post.output.updated_tool_output
+            if post.blocked and post.reason:
+                view = post.reason  # block feedback replaces what the model sees
+        # Last: Docker Agent's response transform (redaction, truncation) on what the
+        # model is about to see, after the Post hooks had their say.
         transform = await self.dispatch(
             ev.ToolResponseTransformInput(
                 tool_name=tool_name,
                 tool_input=current,
                 tool_use_id=tool_use_id,
-                tool_response=_jsonable(result),
+                tool_response=_jsonable(view),
             )
         )
         note(transform)
         if transform.output.updated_tool_response is not None:
             view = transform.output.updated_tool_response
-        post = await self.dispatch(
-            ev.PostToolUseInput(
-                tool_name=tool_name,
-                tool_input=current,
-                tool_use_id=tool_use_id,
-                tool_response=_jsonable(view),
-                duration_ms=duration_ms,
-            )
-        )
-        note(post)
-        if post.output.updated_tool_output is not None:
-            view = post.output.updated_tool_output
-        if post.blocked and post.reason:
-            view = post.reason  # block feedback replaces what the model sees
+        if error is not None and raise_errors:
+            raise error
         return outcome(
-            ran=True, input=current, result=result, model_view=view, duration_ms=duration_ms
+            ran=True,
+            input=current,
+            result=result,
+            error=error,
+            model_view=view,
+            duration_ms=duration_ms,
         )
 
     @staticmethod

@@ -176,6 +176,11 @@ class HandlerNode:
     (a process kill and drain) before cancelling it from outside."""
     disabled: str | None = None
     """When set, the node never runs; the text says why (an unsupported kind)."""
+    on_session_close: Callable[[str | None], Awaitable[None] | None] | None = attrs.field(
+        default=None, eq=False
+    )
+    """Called with the session id when a session of the registry closes (after its
+    background work), so a handler can release what it kept for the session."""
 
 
 @runtime_checkable

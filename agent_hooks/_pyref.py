@@ -2,7 +2,8 @@
 "callable": "package.module:function"}``.
 
 The module is imported once, at registration, with the config file's directory
-and the project directory searched first (then the normal ``sys.path``); the
+searched first (and the project directory, for files inside the project), then
+the normal ``sys.path``, then the project directory for files outside it; the
 callable may have either accepted signature. Importing project code is code
 execution: loaders only build these for sources that passed the trust gate.
 """
@@ -24,8 +25,11 @@ from ._nodes import HandlerNode, OnError
 __all__ = ["PythonRefHook", "resolve_callable"]
 
 
-def resolve_callable(ref: str, search_paths: Sequence[str] = ()) -> Any:
-    """Import ``module:attr`` (``attr`` may be dotted), searching ``search_paths`` first.
+def resolve_callable(
+    ref: str, search_paths: Sequence[str] = (), fallback_paths: Sequence[str] = ()
+) -> Any:
+    """Import ``module:attr`` (``attr`` may be dotted), searching ``search_paths`` before
+    ``sys.path`` and ``fallback_paths`` after it.
 
     Raises:
         RegistrationError: the reference is malformed, the import fails, or the
@@ -37,7 +41,9 @@ def resolve_callable(ref: str, search_paths: Sequence[str] = ()) -> Any:
             f"python hook reference must look like 'package.module:function', got {ref!r}"
         )
     added = [p for p in search_paths if p and p not in sys.path]
+    appended = [p for p in fallback_paths if p and p not in sys.path and p not in added]
     sys.path[:0] = added
+    sys.path.extend(appended)
     try:
         module = importlib.import_module(module_name)
     except Exception as exc:
@@ -45,7 +51,7 @@ def resolve_callable(ref: str, search_paths: Sequence[str] = ()) -> Any:
             f"cannot import {module_name!r} for python hook {ref!r}: {type(exc).__name__}: {exc}"
         ) from None
     finally:
-        for p in added:
+        for p in (*added, *appended):
             with contextlib.suppress(ValueError):
                 sys.path.remove(p)
     target: Any = module
@@ -67,6 +73,7 @@ class PythonRefHook:
 
     callable: str
     search_paths: Sequence[str] = ()
+    fallback_paths: Sequence[str] = ()
     name: str | None = None
     timeout: float | None = None
     on_error: OnError | None = None
@@ -80,7 +87,7 @@ class PythonRefHook:
         Raises:
             RegistrationError: see :func:`resolve_callable`; or a wrong signature.
         """
-        fn = resolve_callable(self.callable, self.search_paths)
+        fn = resolve_callable(self.callable, self.search_paths, self.fallback_paths)
         return callback_node(
             fn,
             name=self.name or self.callable,

@@ -9,9 +9,12 @@ cancels it (process groups are killed) and reports what was cut short.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
 import os
+import shlex
+import tempfile
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from types import TracebackType
@@ -160,6 +163,10 @@ class Session(LifecycleMixin):
         self._running = 0
         self._idle: anyio.Event | None = None
         self._continuations: dict[tuple[HookEvent, str | None], int] = {}
+        self.env_file: str | None = None
+        """The session's ``CLAUDE_ENV_FILE`` (created when the session opens, removed when
+        it closes, unless ``env`` named one); read it with :meth:`exported_env`."""
+        self._owned_env_file: str | None = None
         self.persistent_context: list[str] = []
         """Context from SessionStart (via :meth:`start`) that stays for the whole session."""
         self.undelivered: tuple[HandlerResult, ...] = ()
@@ -172,9 +179,63 @@ class Session(LifecycleMixin):
 
     async def __aenter__(self) -> Session:
         self._limiter = self._compiled.process_limiter()
+        if "CLAUDE_ENV_FILE" not in self.env:
+            fd, path = tempfile.mkstemp(prefix="agent_hooks-env-", suffix=".sh")
+            os.close(fd)
+            self.env_file = path
+            self._owned_env_file = path
+            self.env = {**self.env, "CLAUDE_ENV_FILE": path}
+        else:
+            self.env_file = self.env["CLAUDE_ENV_FILE"]
         self._tg = anyio.create_task_group()
         await self._tg.__aenter__()
         return self
+
+    async def _tell_handlers_closed(self) -> None:
+        """Let handlers that keep per-session state release it (shielded, bounded)."""
+        closers = {
+            id(cn.node.on_session_close): cn.node.on_session_close
+            for nodes in self._compiled.nodes.values()
+            for cn in nodes
+            if cn.node.on_session_close is not None
+        }
+        if not closers:
+            return
+        with anyio.CancelScope(shield=True), anyio.move_on_after(5.0):
+            for close in closers.values():
+                assert close is not None
+                try:
+                    maybe = close(self.session_id)
+                    if maybe is not None:
+                        await maybe
+                except Exception:
+                    logger.exception("agent_hooks: a handler's session clean-up failed; ignored")
+
+    def exported_env(self) -> dict[str, str]:
+        """The variables hooks exported through ``CLAUDE_ENV_FILE`` (SessionStart, Setup,
+        CwdChanged and FileChanged hooks may append ``export NAME=value`` lines to it),
+        for the environment of the agent's own shell tool. Lines that are not simple
+        assignments are skipped; later assignments win."""
+        if self.env_file is None:
+            return {}
+        try:
+            with open(self.env_file, encoding="utf-8", errors="replace") as f:
+                text = f.read()
+        except OSError:
+            return {}
+        found: dict[str, str] = {}
+        for line in text.splitlines():
+            try:
+                words = shlex.split(line, comments=True)
+            except ValueError:
+                continue
+            if words and words[0] == "export":
+                words = words[1:]
+            for word in words:
+                name, eq, value = word.partition("=")
+                if eq and name.isidentifier():
+                    found[name] = value
+        return found
 
     async def __aexit__(
         self,
@@ -199,6 +260,11 @@ class Session(LifecycleMixin):
             return None
         finally:
             self._tg = None
+            await self._tell_handlers_closed()
+            if self._owned_env_file is not None:
+                with contextlib.suppress(OSError):
+                    os.unlink(self._owned_env_file)
+                self._owned_env_file = None
             self.undelivered = tuple(self._pending)
             self._pending.clear()
             for r in self.undelivered:

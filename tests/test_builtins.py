@@ -820,3 +820,16 @@ def test_builtin_unknown_name_lists_the_known_ones() -> None:
 def test_builtin_bad_arguments(name: str, args: Any, match: str) -> None:
     with pytest.raises(BuiltinArgumentError, match=match):
         builtin(name, args)
+
+
+async def test_large_result_files_go_when_the_session_closes_without_session_end(
+    tmp_path: Path,
+) -> None:
+    limiter = limit_large_tool_results(max_lines=5, max_bytes=10_000)
+    registry = HookRegistry({"ToolResponseTransform": [HookMatcher(hooks=[limiter])]})
+    async with registry.session(session_id="no-end", cwd=str(tmp_path)) as session:
+        outcome = await session.call_tool("Bash", {"command": "seq 100"}, lambda _: "x\n" * 100)
+        assert "saved" in str(outcome.model_view)
+        directory = type(limiter).directory(session.session_id)  # type: ignore[attr-defined]
+        assert directory is not None and os.path.isdir(directory)
+    assert not os.path.exists(directory)

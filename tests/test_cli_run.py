@@ -713,3 +713,28 @@ def test_answer_is_utf8_whatever_the_locale(ws: Workspace) -> None:
             "additionalContext": "héllo → wörld",
         }
     }
+
+
+def test_a_block_without_a_json_form_exits_2_with_the_reason(ws: Workspace) -> None:
+    """TeammateIdle takes a block only as exit 2 (Claude Code); run answers that way."""
+    cfg = ws.config(
+        {"TeammateIdle": [{"hooks": [cmd("echo 'keep working on the tests' >&2; exit 2")]}]}
+    )
+    proc = ws.run("--config", cfg, payload=ws.payload("TeammateIdle", teammate_name="bob"))
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == "keep working on the tests"
+
+
+def test_worktree_create_answers_with_the_path_as_plain_text(ws: Workspace) -> None:
+    """A WorktreeCreate command hook's stdout is the path (last line, ANSI stripped)."""
+    script = "printf 'Preparing worktree\\n\\033[32m/tmp/wt-1\\033[0m\\n'"
+    cfg = ws.config({"WorktreeCreate": [{"hooks": [cmd(script)]}]})
+    proc = ws.run("--config", cfg, payload=ws.payload("WorktreeCreate", name="feature"))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == "/tmp/wt-1\n"
+
+
+def test_an_elicitation_block_declines(ws: Workspace) -> None:
+    cfg = ws.config({"Elicitation": [{"hooks": [cmd("echo no >&2; exit 2")]}]})
+    got = answer(ws.run("--config", cfg, payload=ws.payload("Elicitation", mcp_server_name="db")))
+    assert got == {"hookSpecificOutput": {"hookEventName": "Elicitation", "action": "decline"}}

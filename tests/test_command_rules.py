@@ -1239,3 +1239,14 @@ def test_config_loader_reports_millisecond_timeouts() -> None:
     ctx = KindContext()
     build_handler({"type": "command", "command": "true", "timeout": 60}, ctx)
     assert DiagnosticCode.TIMEOUT_LOOKS_LIKE_MS not in {d.code for d in ctx.diagnostics}
+
+
+async def test_session_provides_claude_env_file_and_reads_exports(tmp_path: Path) -> None:
+    hook = CommandHook(command='echo "export GREETING=\'hello world\'" >> "$CLAUDE_ENV_FILE"')
+    registry = HookRegistry({"SessionStart": [HookMatcher(hooks=[hook])]})
+    async with registry.session(cwd=str(tmp_path)) as session:
+        assert session.env_file is not None and os.path.exists(session.env_file)
+        await session.dispatch(SessionStartInput(source="startup"))
+        assert session.exported_env() == {"GREETING": "hello world"}
+        path = session.env_file
+    assert not os.path.exists(path)

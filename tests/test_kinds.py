@@ -119,11 +119,12 @@ def test_model_kinds_register_what_the_application_supplies() -> None:
     async def mcp(server: str, tool: str, arguments: Mapping[str, Any]) -> str:
         return ""
 
-    assert model_kinds() == {}
-    assert set(model_kinds(client)) == {"model", "prompt"}
-    assert set(model_kinds(agent=agent)) == {"agent"}
-    assert set(model_kinds(mcp=mcp)) == {"mcp_tool"}
-    assert set(model_kinds(client, agent=agent, mcp=mcp)) == {
+    base = set(default_kinds())
+    assert set(model_kinds()) == base  # the default kinds come along
+    assert set(model_kinds(client)) == base | {"model", "prompt"}
+    assert set(model_kinds(agent=agent)) == base | {"agent"}
+    assert set(model_kinds(mcp=mcp)) == base | {"mcp_tool"}
+    assert set(model_kinds(client, agent=agent, mcp=mcp)) == base | {
         "model",
         "prompt",
         "agent",

@@ -159,8 +159,8 @@ async def test_deny_skips_the_tool_and_post_tool_use_does_not_fire() -> None:
         "ToolInputTransform",
         "ToolInputTransform",
         "ToolInputTransform",
-        "ToolResponseTransform",
         "PostToolUse",
+        "ToolResponseTransform",
     ]
 
 
@@ -419,7 +419,8 @@ async def test_transforms_chain_and_post_tool_use_sees_the_transformed_response(
     assert tool.calls == [{"command": "x", "flags": ["a", "b"]}]
     assert outcome.model_view == "DONE!"
     assert outcome.result == "done"
-    assert post.seen[0].tool_response == "DONE!"
+    # issue order: the tool -> PostToolUse (raw result) -> ToolResponseTransform
+    assert post.seen[0].tool_response == "done"
 
 
 # ----------------------------------------------------------- PostToolUse
@@ -747,3 +748,17 @@ async def test_session_end_runs_while_the_task_is_being_cancelled(tmp_path: Path
     assert payload["hook_event_name"] == "SessionEnd"
     assert payload["session_id"] == "bye"
     assert not outcome.blocked
+
+
+async def test_continue_false_on_pre_tool_use_skips_the_tool() -> None:
+    async def stop_everything(input: PreToolUseInput) -> PreToolUseOutput:
+        return PreToolUseOutput(
+            continue_=False, stop_reason="build broken", permission_decision="allow"
+        )
+
+    registry = HookRegistry({"PreToolUse": [HookMatcher(hooks=[stop_everything])]})
+    tool = Tool()
+    async with registry.session() as session:
+        outcome = await session.call_tool("Bash", {"command": "ls"}, tool)
+    assert not outcome.ran and tool.calls == []
+    assert outcome.stop and outcome.stop_reason == "build broken"

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import inspect
-import typing
 import types
+import typing
 from collections import Counter
 from typing import Any
 

@@ -384,3 +384,24 @@ async def test_yaml_and_toml_configs(tmp_path: Path, modname: str) -> None:
             assert decision.output.permission_decision == "deny"
         else:
             assert decision.output.additional_context == expected
+
+
+async def test_a_user_config_cannot_be_shadowed_by_a_project_module(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A module the user's (outside-the-project) config names resolves on sys.path before
+    the project directory: a repository cannot plant a module of the same name."""
+    site = tmp_path / "site"
+    modname = "shadowtarget_" + tmp_path.name.replace("-", "_")
+    write(site / f"{modname}.py", HOOKS)
+    project = tmp_path / "project"
+    write(project / f"{modname}.py", "raise SystemExit('project module imported')\n")
+    monkeypatch.syspath_prepend(str(site))
+    path = config_file(tmp_path / "conf" / "hooks.json", [py(f"{modname}:typed")])
+    try:
+        config = load(path, project_dir=project)
+        assert not config.errors
+        decision = await dispatch(config)
+        assert decision.output.additional_context == "typed ls"
+    finally:
+        sys.modules.pop(modname, None)

@@ -177,16 +177,36 @@ def _run(args: argparse.Namespace) -> int:
 
     import anyio
 
-    from .._bridge import diagnostic_lines, dispatch_payload, report_json
+    from .._bridge import BridgeResult, diagnostic_lines, dispatch_payload, report_json
 
     registry = config.registry()
+    answered: list[bool] = []
+
+    def answer(result: BridgeResult) -> None:
+        # Printed as soon as it is decided; fire-and-forget handlers may run on for up
+        # to the registry's background_drain_timeout before the process exits.
+        if args.report:
+            return
+        if result.plain is not None:
+            sys.stdout.buffer.write(result.plain.encode("utf-8") + (b"\n" if result.plain else b""))
+            sys.stdout.buffer.flush()
+        elif result.exit_code == 0 or result.decision is not None:
+            _emit(result.answer)
+        answered.append(True)
+
     result = anyio.run(
-        lambda: dispatch_payload(decoded, registry, project_dir=project, fail_closed=fail_closed)
+        lambda: dispatch_payload(
+            decoded, registry, project_dir=project, fail_closed=fail_closed, on_answer=answer
+        )
     )
+    if result.decision is not None and result.exit_code == 2:
+        # A block the event can only take as exit 2: stderr is the reason, nothing else.
+        print(result.error or "", file=sys.stderr)
+        return 2
     for line in diagnostic_lines(result):
         print(line, file=sys.stderr)
     if args.report:
         _emit(report_json(result))
-    elif result.error is None:
+    elif result.error is None and not answered:
         _emit(result.answer)
     return result.exit_code

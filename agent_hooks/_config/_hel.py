@@ -35,7 +35,11 @@ def hel_trust_file_grants(project_dir: str | os.PathLike[str], sha: str) -> bool
     """Whether hel's ``.hel/hooks-trust.json`` trusts this project's config content.
 
     Accepted shapes: one object, a list of objects, or ``{"projects": [...]}``,
-    each naming the project's real path and the config's SHA-256.
+    each naming the project's real path (absolute) and the config's SHA-256.
+    The file lives in the repository, as hel keeps it: honouring it is hel's
+    compatibility, and an entry only grants trust for the exact absolute real
+    path of this checkout; pass ``honor_hel_trust_file=False`` to rely on the
+    user's trust store alone.
     """
     path = Path(project_dir) / ".hel" / "hooks-trust.json"
     try:
@@ -51,7 +55,9 @@ def hel_trust_file_grants(project_dir: str | os.PathLike[str], sha: str) -> bool
             continue
         paths = [entry.get(k) for k in _PATH_KEYS if isinstance(entry.get(k), str)]
         hashes = [entry.get(k) for k in _HASH_KEYS if isinstance(entry.get(k), str)]
-        if any(os.path.realpath(p) == real for p in paths if p) and any(
+        # Only absolute paths count: a relative one ("." or "..") would let any clone of a
+        # repository that ships its own trust file trust itself wherever it is checked out.
+        if any(os.path.isabs(p) and os.path.realpath(p) == real for p in paths if p) and any(
             h.lower().removeprefix("sha256:") == sha for h in hashes if h
         ):
             return True

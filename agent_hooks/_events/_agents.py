@@ -359,9 +359,10 @@ class ElicitationOutput(HookOutput):
     action: ElicitationAction | None = attrs.field(
         default=None,
         metadata=meta(
-            "``accept``, ``decline`` or ``cancel`` the request. The first handler that sets "
-            "it wins.",
-            merge=Merge.FIRST,
+            "``accept``, ``decline`` or ``cancel`` the request. Across handlers the most "
+            "restrictive wins: decline > cancel > accept (an exit-2 block declines).",
+            merge=Merge.RANK,
+            rank=("decline", "cancel", "accept"),
         ),
     )
     content: Mapping[str, Any] | None = attrs.field(
@@ -406,9 +407,11 @@ class ElicitationResultOutput(HookOutput):
     action: ElicitationAction | None = attrs.field(
         default=None,
         metadata=meta(
-            "Overrides the user's action (``accept``, ``decline``, ``cancel``). The first "
-            "handler that sets it wins.",
-            merge=Merge.FIRST,
+            "Overrides the user's action (``accept``, ``decline``, ``cancel``). Across "
+            "handlers the most restrictive wins: decline > cancel > accept (an exit-2 "
+            "block declines).",
+            merge=Merge.RANK,
+            rank=("decline", "cancel", "accept"),
         ),
     )
     content: Mapping[str, Any] | None = attrs.field(

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 import inspect
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Literal
 
 import anyio.to_thread
@@ -23,7 +23,7 @@ import attrs
 
 from ._diagnostics import Diagnostic, DiagnosticCode, Severity
 from ._errors import RegistrationError
-from ._model import HookOutput
+from ._model import HookInput, HookOutput
 from ._nodes import HandlerNode, HandlerResult, HookCall, OnError, Outcome
 from ._outputs import check_output
 from ._wire import decode_output
@@ -71,14 +71,50 @@ def callback_signature(fn: Callable[..., Any]) -> Signature:
             f"({', '.join(p.name for p in required_kw)}); hooks are called positionally"
         )
     r, n = len(required), len(positional)
-    if r == 3 or (r in (0, 2) and (n >= 3 or var_positional)):
+    if r > 3:
+        raise RegistrationError(
+            f"hook {_display_name(fn)} takes {r} required arguments; expected "
+            "(input) for a typed hook or (input_data, tool_use_id, context) for a Claude Agent SDK hook"
+        )
+    # (input_data, tool_use_id=None, context=None) is still an SDK callback: with three
+    # positional slots, the SDK's parameter names or a dict annotation tell it from a typed
+    # callback that only captures values in defaults (input, i=i, out=out).
+    if r == 3:
         return "sdk"
-    if r == 1 or (r == 0 and n >= 1):
+    if n >= 3 and r < 3:
+        if positional and _typed_annotation(positional[0].annotation):
+            return "typed"
+        if _sdk_shaped(positional):
+            return "sdk"
+    if r in (0, 2) and (n >= 3 or var_positional):
+        return "sdk"
+    if r <= 1 and (n >= 1 or var_positional):
         return "typed"
     raise RegistrationError(
         f"hook {_display_name(fn)} takes {len(required)} required arguments; expected "
         "(input) for a typed hook or (input_data, tool_use_id, context) for a Claude Agent SDK hook"
     )
+
+
+def _sdk_shaped(params: list[inspect.Parameter]) -> bool:
+    """The Claude Agent SDK's convention: (input_data: dict, tool_use_id, context)."""
+    second = params[1].name.lower() if len(params) > 1 else ""
+    first = params[0].annotation if params else inspect.Parameter.empty
+    dict_like = first in (dict, Mapping) or (
+        isinstance(first, str)
+        and first.replace(" ", "").startswith(("dict", "Mapping", "HookInput"))
+    )
+    return "tool_use" in second or dict_like
+
+
+def _typed_annotation(annotation: Any) -> bool:
+    """Whether a parameter annotation names an event input class (also as a string)."""
+    if isinstance(annotation, type):
+        return issubclass(annotation, HookInput)
+    if isinstance(annotation, str):
+        text = annotation.replace(" ", "")
+        return text.endswith("Input") or "Input[" in text or text.endswith("Input|None")
+    return False
 
 
 def _error(message: str, code: DiagnosticCode = DiagnosticCode.INVALID_OUTPUT) -> HandlerResult:

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
 __all__ = ["DispatchInfo", "LoggingObserver", "Observer", "notify"]
 
-logger = logging.getLogger("agent_hooks")
+logger = _LOGGER = logging.getLogger("agent_hooks")
 
 
 @attrs.frozen(kw_only=True, eq=False)
@@ -78,8 +78,8 @@ def notify(observers: Sequence[Observer], method: str, *args: Any) -> None:
 class LoggingObserver(Observer):
     """Logs hook activity through :mod:`logging` (logger ``agent_hooks``, or your own)."""
 
-    def __init__(self, logger_: logging.Logger | None = None, level: int = logging.INFO) -> None:
-        self.log = logger_ or logger
+    def __init__(self, logger: logging.Logger | None = None, level: int = logging.INFO) -> None:
+        self.log = logger or _LOGGER
         self.level = level
 
     def dispatch_started(self, dispatch: DispatchInfo) -> None:

@@ -141,6 +141,15 @@ def _groups_from_hooks(
                     f"hooks[{key!r}][{gi}] is {type(m).__name__}, expected HookMatcher"
                 )
             nodes = []
+            if (
+                callable(m.hooks)
+                or isinstance(m.hooks, (str, bytes))
+                or not isinstance(m.hooks, Iterable)
+            ):
+                raise RegistrationError(
+                    f"hooks[{event.value!r}][{gi}].hooks must be a list of handlers, got "
+                    f"{type(m.hooks).__name__} (write hooks=[fn], not hooks=fn)"
+                )
             for hi, h in enumerate(m.hooks):
                 try:
                     nodes.append(to_node(h))
@@ -321,6 +330,43 @@ class HookRegistry:
                 *all_sources,
             )
         self.__attrs_init__(sources=all_sources, **options)
+        self._validate()
+
+    def _validate(self) -> None:
+        """Options are checked when the registry is built, not when it is first used.
+
+        Raises:
+            RegistrationError: a policy or execution mode that does not exist.
+            UnknownEventError: an event key nobody knows.
+        """
+        policies = ("warn", "ignore", "block")
+        if isinstance(self.on_error, str) or self.on_error is None:
+            by_event: Mapping[HookEvent | str, Any] = {}
+            if self.on_error is not None and self.on_error not in policies:
+                raise RegistrationError(
+                    f"on_error must be warn, ignore or block, got {self.on_error!r}"
+                )
+        else:
+            by_event = self.on_error
+        for key, value in by_event.items():
+            parse_event(key)
+            if value not in policies:
+                raise RegistrationError(
+                    f"on_error[{key!r}] must be warn, ignore or block, got {value!r}"
+                )
+        for key, mode in self.execution.items():
+            parse_event(key)
+            if mode not in ("parallel", "chained"):
+                raise RegistrationError(
+                    f"execution[{key!r}] must be 'parallel' or 'chained', got {mode!r}"
+                )
+        for key in self.tool_aliases:
+            if not isinstance(key, str) or not isinstance(self.tool_aliases[key], str):
+                raise RegistrationError("tool_aliases must map tool names to tool names (strings)")
+        if self.stop_continuation_cap < 0:
+            raise RegistrationError("stop_continuation_cap must be 0 or more")
+        if self.max_processes is not None and self.max_processes < 1:
+            raise RegistrationError("max_processes must be at least 1")
 
     def add(
         self,
@@ -340,7 +386,11 @@ class HookRegistry:
         return attrs.evolve(self, sources=(*self.sources, *extra))
 
     def evolve(self, **options: Any) -> HookRegistry:
-        """A new registry with other options (``tool_aliases``, ``on_error``, ...)."""
+        """A new registry with other options (``tool_aliases``, ``on_error``, ...).
+
+        Raises:
+            RegistrationError, UnknownEventError: as the constructor.
+        """
         return attrs.evolve(self, **options)
 
     @property

@@ -645,17 +645,13 @@ class Session(LifecycleMixin):
                 raise
             delivered = self._deliver(cn, result)
             if self._on_background_result is not None:
-                maybe = self._on_background_result(delivered)
-                if maybe is not None:
-                    await maybe
+                await _call_app(self._on_background_result, delivered)
             if (
                 result.outcome is Outcome.BLOCKED
                 and cn.node.async_rewake
                 and self._on_rewake is not None
             ):
-                maybe = self._on_rewake(result.reason or "")
-                if maybe is not None:
-                    await maybe
+                await _call_app(self._on_rewake, result.reason or "")
         finally:
             self._running -= 1
             if self._running == 0 and self._idle is not None:
@@ -682,3 +678,14 @@ class Session(LifecycleMixin):
         delivered = attrs.evolve(result, output=output, diagnostics=tuple(diags))
         self._pending.append(delivered)
         return delivered
+
+
+async def _call_app(callback: Callable[[Any], Awaitable[None] | None], arg: Any) -> None:
+    """Call an application callback (sync or async) from background work; a failure is
+    logged, never allowed to tear down the session's task group."""
+    try:
+        maybe = callback(arg)
+        if maybe is not None:
+            await maybe
+    except Exception:
+        logger.exception("agent_hooks: session callback %r failed; ignored", callback)

@@ -152,7 +152,9 @@ def field_codecs(cls: type, output: bool) -> tuple[FieldCodec, ...]:
     return codecs
 
 
-def convert(t: TypeDesc, value: Any, *, wire: str, output: bool) -> Any:
+def convert(
+    t: TypeDesc, value: Any, *, wire: str, output: bool, notes: list[str] | None = None
+) -> Any:
     """Check a decoded JSON value against a type and turn it into the Python value.
 
     Arrays become tuples, objects of an attrs type become instances.
@@ -191,26 +193,33 @@ def convert(t: TypeDesc, value: Any, *, wire: str, output: bool) -> Any:
             (vt,) = t.values
             if vt.kind == "any":
                 return value
-            return {k: convert(vt, v, wire=wire, output=output) for k, v in value.items()}
+            return {
+                k: convert(vt, v, wire=wire, output=output, notes=notes) for k, v in value.items()
+            }
     elif kind == "list":
         if isinstance(value, (list, tuple)):
             (it,) = t.values
-            return tuple(convert(it, v, wire=wire, output=output) for v in value)
+            return tuple(convert(it, v, wire=wire, output=output, notes=notes) for v in value)
     elif kind == "object":
         if isinstance(value, dict):
             assert t.cls is not None
-            return decode_object(t.cls, value, wire=wire, output=output)
+            return decode_object(t.cls, value, wire=wire, output=output, notes=notes)
     elif kind == "union":
         for member in t.values:
             try:
-                return convert(member, value, wire=wire, output=output)
+                return convert(member, value, wire=wire, output=output, notes=notes)
             except WireBadValue:
                 continue
     raise WireBadValue(f"expected {t.describe()}, got {_json_type(value)}")
 
 
-def decode_object(cls: type, value: dict[str, Any], *, wire: str, output: bool) -> Any:
+def decode_object(
+    cls: type, value: dict[str, Any], *, wire: str, output: bool, notes: list[str] | None = None
+) -> Any:
     """Decode a nested JSON object into an attrs instance, strictly.
+
+    Unknown keys of an answer (``output``) are an error; those of a payload are
+    dropped and, when ``notes`` is given, listed there.
 
     Raises:
         WireBadValue: a required key is missing or a value does not fit.
@@ -222,7 +231,9 @@ def decode_object(cls: type, value: dict[str, Any], *, wire: str, output: bool) 
         for key in fc.spellings:
             if key in value:
                 try:
-                    kwargs[fc.name] = convert(fc.type, value[key], wire=wire, output=output)
+                    kwargs[fc.name] = convert(
+                        fc.type, value[key], wire=wire, output=output, notes=notes
+                    )
                 except WireBadValue as exc:
                     raise WireBadValue(
                         f"{fc.key(wire)}: {exc}", invalid_value=exc.invalid_value
@@ -232,7 +243,10 @@ def decode_object(cls: type, value: dict[str, Any], *, wire: str, output: bool) 
             if fc.required:
                 raise WireBadValue(f"missing required key {fc.key(wire)!r}")
     unknown = sorted(set(value) - known)
-    if unknown and output:  # inputs tolerate keys a newer harness added to nested objects
+    if unknown and not output and notes is not None:
+        # inputs tolerate keys a newer harness added to nested objects, and say so
+        notes.extend(f"{k!r} in {cls.__name__}" for k in unknown)
+    if unknown and output:
         raise WireBadValue(f"unknown keys {', '.join(map(repr, unknown))}")
     return cls(**kwargs)
 

@@ -167,6 +167,7 @@ def decode_input(
     cls = spec.input_type
     kwargs: dict[str, Any] = {}
     diags: list[Diagnostic] = []
+    notes: list[str] = []
     used = {"hook_event_name"}
     for fc in field_codecs(cls, False):
         if fc.name == "extra":
@@ -178,7 +179,7 @@ def decode_input(
                 raise InvalidPayloadError(f"missing required field for {ev.value}", path=f"$.{key}")
             continue
         try:
-            kwargs[fc.name] = convert(fc.type, obj[key], wire=wire, output=False)
+            kwargs[fc.name] = convert(fc.type, obj[key], wire=wire, output=False, notes=notes)
         except WireBadValue as exc:
             if fc.required:
                 raise InvalidPayloadError(str(exc), path=f"$.{key}") from None
@@ -189,6 +190,14 @@ def decode_input(
                     location=f"$.{key}",
                 )
             )
+    for note in notes:
+        diags.append(
+            Diagnostic(
+                code=DiagnosticCode.UNKNOWN_FIELD,
+                message=f"payload key {note} is not known to this version; dropped",
+                severity=Severity.INFO,
+            )
+        )
     extra = {k: v for k, v in obj.items() if k not in used}
     return DecodedInput(input=cls(extra=extra, **kwargs), diagnostics=tuple(diags), wire=wire)
 

@@ -327,3 +327,21 @@ async def test_background_work_needs_an_open_session() -> None:
     assert isinstance(session, Session)
     with pytest.raises(RuntimeError, match="async with"):
         await session.dispatch(bash())
+
+
+async def test_a_failing_session_callback_is_contained(caplog: pytest.LogCaptureFixture) -> None:
+    async def note(input: PreToolUseInput) -> PreToolUseOutput:
+        return PreToolUseOutput(additional_context="noted")
+
+    def broken(result: Any) -> None:
+        raise RuntimeError("app bug")
+
+    registry = HookRegistry(
+        {"PreToolUse": [HookMatcher(hooks=[CallbackHook(note, background=True)])]}
+    )
+    async with registry.session(on_background_result=broken) as session:
+        await session.dispatch(PreToolUseInput(tool_name="Bash"))
+        await anyio.wait_all_tasks_blocked()
+        d = await session.dispatch(PreToolUseInput(tool_name="Bash"))
+    assert d.context == "noted"
+    assert any("session callback" in r.message for r in caplog.records)

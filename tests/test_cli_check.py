@@ -228,3 +228,16 @@ def test_main_is_importable_and_returns_status(
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
     assert main(["check", "--project-dir", str(project), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["summary"]["handlers"] == 0
+
+
+def test_a_missing_config_named_on_the_command_line_is_an_error(tmp_path: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "agent_hooks", "check", "--config", str(tmp_path / "nope.json")],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        check=False,
+        timeout=60,
+    )
+    assert proc.returncode == 2
+    assert "no such file" in proc.stderr

@@ -458,3 +458,45 @@ async def test_plain_callbacks_can_run_in_a_worker_thread() -> None:
         with anyio.fail_after(5):
             decision = await session.dispatch(bash())
     assert decision.output.additional_context == "thread"
+
+
+def test_hooks_must_be_a_list() -> None:
+    async def fn(input: PreToolUseInput) -> None:
+        return None
+
+    with pytest.raises(RegistrationError, match=r"hooks=\[fn\]"):
+        HookRegistry({"PreToolUse": [HookMatcher(hooks=fn)]})  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("options", "error"),
+    [
+        ({"execution": {"PreToolUse": "sequential"}}, RegistrationError),
+        ({"execution": {"PreToolUsed": "chained"}}, UnknownEventError),
+        ({"on_error": "explode"}, RegistrationError),
+        ({"on_error": {"PreToolUse": "nope"}}, RegistrationError),
+        ({"on_error": {"NoSuchEvent": "block"}}, UnknownEventError),
+        ({"max_processes": 0}, RegistrationError),
+        ({"stop_continuation_cap": -1}, RegistrationError),
+    ],
+)
+def test_registry_options_are_checked_when_built(
+    options: dict[str, Any], error: type[Exception]
+) -> None:
+    with pytest.raises(error):
+        HookRegistry({}, **options)
+    with pytest.raises(error):
+        HookRegistry({}).evolve(**options)
+
+
+def test_an_sdk_callback_with_defaults_is_still_an_sdk_callback() -> None:
+    from agent_hooks._callbacks import callback_signature
+
+    def sdk(input_data, tool_use_id=None, context=None):  # type: ignore[no-untyped-def]
+        return {}
+
+    def typed(input: PreToolUseInput, note: str = "", more: int = 0) -> None:
+        return None
+
+    assert callback_signature(sdk) == "sdk"
+    assert callback_signature(typed) == "typed"

@@ -223,7 +223,9 @@ def test_nested_payload_objects_tolerate_new_keys() -> None:
         "tool_calls": [{"tool_name": "Read", "tool_input": {}, "brand_new": 1}],
     }
     decoded = decode_input(payload)
-    assert decoded.diagnostics == ()
+    # tolerated, and said: an info diagnostic names the key that could not be kept
+    assert [d.code for d in decoded.diagnostics] == [DiagnosticCode.UNKNOWN_FIELD]
+    assert "brand_new" in decoded.diagnostics[0].message
     assert isinstance(decoded.input, PostToolBatchInput)
     assert decoded.input.tool_calls[0].tool_name == "Read"
 
@@ -493,3 +495,14 @@ def test_docker_seed_pre_tool_use_example() -> None:
     assert x.tool_input == {"cmd": "rm -rf /tmp/cache", "cwd": "."}
     assert x.session_id == "abc123"
     assert x.cwd == "/path/to/project"
+
+
+def test_unknown_keys_inside_nested_payload_objects_are_reported() -> None:
+    payload = {
+        "hook_event_name": "after_llm_call",
+        "usage": {"input_tokens": 10, "output_tokens": 3, "thinking_budget": 7},
+    }
+    decoded = decode_input(payload)
+    assert decoded.input.usage is not None  # type: ignore[attr-defined]
+    notes = [d for d in decoded.diagnostics if d.code is DiagnosticCode.UNKNOWN_FIELD]
+    assert len(notes) == 1 and "thinking_budget" in notes[0].message

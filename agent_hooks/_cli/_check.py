@@ -108,6 +108,21 @@ def run_check(args: argparse.Namespace) -> int:
     project = os.path.abspath(args.project_dir or os.getcwd())
     policy = _policy(args)
     if args.config:
+        from .._config import FORMATS
+
+        if args.format is not None and args.format not in FORMATS:
+            known = ", ".join(sorted(FORMATS))
+            print(
+                f"agent-hooks check: unknown format {args.format!r}; known: {known}",
+                file=sys.stderr,
+            )
+            return 2
+        missing = [path for path in args.config if not os.path.exists(path)]
+        if missing:
+            # Asked for by name: an absent file is a mistake here, not "no hooks".
+            for path in missing:
+                print(f"agent-hooks check: {path}: no such file", file=sys.stderr)
+            return 2
         try:
             config = combine(
                 load(

@@ -33,6 +33,7 @@ from ._diagnostics import Diagnostic, DiagnosticCode, Severity
 from ._dialects import CLAUDE, DEEPAGENTS, Dialect
 from ._names import HookEvent
 from ._nodes import HandlerNode, HandlerResult, HookCall, OnError
+from ._types import json_type_name
 
 __all__ = [
     "HandlerKinds",
@@ -206,22 +207,6 @@ def disabled_node(
     )
 
 
-def _describe(value: object) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, (int, float)):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, Mapping):
-        return "an object"
-    if isinstance(value, (list, tuple)):
-        return "a list"
-    return type(value).__name__
-
-
 def build_handler(
     entry: object, ctx: KindContext, kinds: HandlerKinds | None = None
 ) -> HandlerNode | None:
@@ -234,7 +219,7 @@ def build_handler(
     if not isinstance(entry, Mapping):
         ctx.report(
             DiagnosticCode.INVALID_HANDLER,
-            f"a handler must be an object, got {_describe(entry)}; dropped",
+            f"a handler must be an object, got {json_type_name(entry)}; dropped",
             severity=Severity.ERROR,
         )
         return None
@@ -256,7 +241,7 @@ def build_handler(
     if not isinstance(kind, str) or not kind.strip():
         ctx.report(
             DiagnosticCode.INVALID_HANDLER,
-            f"handler 'type' must be a non-empty string, got {_describe(kind)}; dropped",
+            f"handler 'type' must be a non-empty string, got {json_type_name(kind)}; dropped",
             severity=Severity.ERROR,
         )
         return None
@@ -313,7 +298,7 @@ def _timeout(entry: Mapping[str, Any], ctx: KindContext, name: str) -> float | N
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         ctx.report(
             DiagnosticCode.INVALID_CONFIG,
-            f"'timeout' must be a number of seconds, got {_describe(value)}; the default is used",
+            f"'timeout' must be a number of seconds, got {json_type_name(value)}; the default is used",
             handler=name,
         )
         return None
@@ -356,7 +341,7 @@ def _flag(entry: Mapping[str, Any], key: str, ctx: KindContext, name: str) -> bo
     if not isinstance(value, bool):
         ctx.report(
             DiagnosticCode.INVALID_CONFIG,
-            f"{key!r} must be true or false, got {_describe(value)}; read as false",
+            f"{key!r} must be true or false, got {json_type_name(value)}; read as false",
             handler=name,
         )
         return False
@@ -370,7 +355,7 @@ def _string(entry: Mapping[str, Any], key: str, ctx: KindContext, name: str) -> 
     if not isinstance(value, str):
         ctx.report(
             DiagnosticCode.INVALID_CONFIG,
-            f"{key!r} must be a string, got {_describe(value)}; ignored",
+            f"{key!r} must be a string, got {json_type_name(value)}; ignored",
             handler=name,
         )
         return None
@@ -384,7 +369,7 @@ def _env(entry: Mapping[str, Any], ctx: KindContext, name: str) -> dict[str, str
     if not isinstance(value, Mapping):
         ctx.report(
             DiagnosticCode.INVALID_CONFIG,
-            f"'env' must be an object of names to values, got {_describe(value)}; ignored",
+            f"'env' must be an object of names to values, got {json_type_name(value)}; ignored",
             handler=name,
         )
         return {}
@@ -397,7 +382,7 @@ def _env(entry: Mapping[str, Any], ctx: KindContext, name: str) -> dict[str, str
         else:
             ctx.report(
                 DiagnosticCode.INVALID_CONFIG,
-                f"env value of {key!r} must be a string, got {_describe(item)}; ignored",
+                f"env value of {key!r} must be a string, got {json_type_name(item)}; ignored",
                 handler=name,
             )
     return env
@@ -448,7 +433,7 @@ def _argv(
         ):
             ctx.report(
                 DiagnosticCode.INVALID_HANDLER,
-                f"'argv' must be a non-empty list of strings, got {_describe(value)}; handler dropped",
+                f"'argv' must be a non-empty list of strings, got {json_type_name(value)}; handler dropped",
                 severity=Severity.ERROR,
                 handler=name,
             )
@@ -465,7 +450,7 @@ def _argv(
         if not isinstance(value, (list, tuple)) or not all(isinstance(a, str) for a in value):
             ctx.report(
                 DiagnosticCode.INVALID_HANDLER,
-                f"'args' must be a list of strings, got {_describe(value)}; handler dropped",
+                f"'args' must be a list of strings, got {json_type_name(value)}; handler dropped",
                 severity=Severity.ERROR,
                 handler=name,
             )
@@ -499,7 +484,7 @@ def command_kind(entry: Mapping[str, Any], ctx: KindContext) -> HandlerNode | No
     if not isinstance(command, str) or not command.strip():
         ctx.report(
             DiagnosticCode.INVALID_HANDLER,
-            f"command handler needs 'command' as a non-empty string, got {_describe(command)}; dropped",
+            f"command handler needs 'command' as a non-empty string, got {json_type_name(command)}; dropped",
             severity=Severity.ERROR,
             handler=label if label != "command" else None,
         )

@@ -16,7 +16,14 @@ import attrs
 
 from ._model import FieldInfo, field_info
 
-__all__ = ["FieldCodec", "TypeDesc", "WireBadValue", "field_codecs", "snake_to_camel"]
+__all__ = [
+    "FieldCodec",
+    "TypeDesc",
+    "WireBadValue",
+    "field_codecs",
+    "json_type_name",
+    "snake_to_camel",
+]
 
 
 class WireBadValue(Exception):
@@ -210,7 +217,7 @@ def convert(
                 return convert(member, value, wire=wire, output=output, notes=notes)
             except WireBadValue:
                 continue
-    raise WireBadValue(f"expected {t.describe()}, got {_json_type(value)}")
+    raise WireBadValue(f"expected {t.describe()}, got {json_type_name(value)}")
 
 
 def decode_object(
@@ -274,15 +281,18 @@ def to_json(value: Any, *, wire: str, output: bool) -> Any:
 _SCALARS = frozenset({str, int, float, bool, type(None)})
 
 
-def _json_type(value: Any) -> str:
+def json_type_name(value: object) -> str:
+    """A short name of a value's JSON type, for messages: ``a string``, ``an object``."""
+    if value is None:
+        return "null"
     if isinstance(value, bool):
         return "a boolean"
     if isinstance(value, (int, float)):
         return "a number"
     if isinstance(value, str):
         return "a string"
-    if isinstance(value, dict):
+    if isinstance(value, collections.abc.Mapping):
         return "an object"
     if isinstance(value, (list, tuple)):
-        return "an array"
+        return "a list"
     return type(value).__name__

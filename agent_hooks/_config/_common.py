@@ -25,6 +25,7 @@ from .._names import HookEvent, parse_event
 from .._nodes import HandlerNode
 from .._registry import HookRegistry, MatcherGroup, Source, SourcedGroups
 from .._trust import TrustPolicy, TrustStore
+from .._types import json_type_name
 
 if TYPE_CHECKING:
     from ._reload import ConfigChanges
@@ -177,21 +178,8 @@ def combine(configs: Iterable[LoadedConfig]) -> LoadedConfig:
     )
 
 
-def describe(value: object) -> str:
-    """A short name of a value's JSON type, for messages."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, (int, float)):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, Mapping):
-        return "an object"
-    if isinstance(value, (list, tuple)):
-        return "a list"
-    return type(value).__name__
+describe = json_type_name
+"""A short name of a value's JSON type, for messages."""
 
 
 def join(prefix: str, key: object) -> str:

@@ -21,7 +21,7 @@ import attrs
 from ._callbacks import callback_node
 from ._capabilities import CAPABILITIES, EventSpec
 from ._diagnostics import Diagnostic, DiagnosticCode, Severity
-from ._dialects import CLAUDE, DOCKER, Dialect, get_dialect
+from ._dialects import CLAUDE, DOCKER, Dialect
 from ._errors import RegistrationError
 from ._matching import CompiledMatcher, IfRule, compile_matcher, parse_if_rule
 from ._model import HookInput
@@ -602,8 +602,3 @@ def _compile_node(
         env=src.env,
         if_rule=if_rule,
     )
-
-
-def resolve_dialect(value: Dialect | str) -> Dialect:
-    """Public helper for loaders: a dialect by name or value."""
-    return get_dialect(value)

@@ -253,6 +253,7 @@ def callback_node(
         name=display,
         kind="python",
         on_session_close=closer if callable(closer) else None,
+        timeout_blocks=True,
         call=call,
         timeout=timeout,
         on_error=on_error,

@@ -176,6 +176,9 @@ class HandlerNode:
     (a process kill and drain) before cancelling it from outside."""
     disabled: str | None = None
     """When set, the node never runs; the text says why (an unsupported kind)."""
+    timeout_blocks: bool = False
+    """A timeout blocks on the events whose table row says so (``callback_timeout_blocks``):
+    the Claude Agent SDK's rule for Python callbacks."""
     on_session_close: Callable[[str | None], Awaitable[None] | None] | None = attrs.field(
         default=None, eq=False
     )

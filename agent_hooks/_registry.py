@@ -597,7 +597,7 @@ def _compile_node(
         ordinal=ordinal,
         timeout=float(timeout),
         on_error=policy,
-        timeout_blocks=node.kind == "python" and spec.callback_timeout_blocks,
+        timeout_blocks=node.timeout_blocks and spec.callback_timeout_blocks,
         dialect=src.dialect,
         env=src.env,
         if_rule=if_rule,

@@ -298,12 +298,7 @@ def load_claude_plugin(
         transform=separate,
     )
 
-    def recipe() -> LoadedConfig:
-        return load_claude_plugin(
-            p, precedence=precedence, kinds=kinds, project_dir=project_dir, trust=trust
-        )
-
-    return attrs.evolve(config, recipe=recipe)
+    return config
 
 
 def load_claude(

@@ -140,12 +140,7 @@ def load_codex(
         probe=json_has_hooks,
     )
 
-    def recipe() -> LoadedConfig:
-        return load_codex(
-            label, scope=sc, project_dir=pdir, precedence=precedence, trust=trust, kinds=kinds
-        )
-
-    return attrs.evolve(config, recipe=recipe)
+    return config
 
 
 def load_codex_toml(
@@ -176,12 +171,7 @@ def load_codex_toml(
         probe=toml_has_hooks,
     )
 
-    def recipe() -> LoadedConfig:
-        return load_codex_toml(
-            label, scope=sc, project_dir=pdir, precedence=precedence, trust=trust, kinds=kinds
-        )
-
-    return attrs.evolve(config, recipe=recipe)
+    return config
 
 
 def codex_home(home: str | os.PathLike[str] | None = None) -> Path:

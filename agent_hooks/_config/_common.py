@@ -436,9 +436,30 @@ def load_source(
     without hooks (a ``settings.json`` with permissions only) needs no trust.
 
     Returns the one-file snapshot (empty when the file is absent) and what the
-    builder made (``None`` when nothing was built).
+    builder made (``None`` when nothing was built). The snapshot's ``recipe``
+    loads the same file again with the same arguments (for :func:`reload`).
     """
     label = os.fspath(path)
+
+    def again() -> LoadedConfig:
+        return load_source(
+            label,
+            format=format,
+            scope=scope,
+            dialect=dialect,
+            builder=builder,
+            precedence=precedence,
+            project_dir=project_dir,
+            trust=trust,
+            kinds=kinds,
+            env=env,
+            plugin_root=plugin_root,
+            plugin_data=plugin_data,
+            extra_trust=extra_trust,
+            transform=transform,
+            probe=probe,
+        )[0]
+
     prec = PRECEDENCE.get(scope, 300) if precedence is None else precedence
     diags: list[Diagnostic] = []
     source = Source(label=label, precedence=prec, dialect=dialect, env=dict(env or {}))
@@ -458,13 +479,13 @@ def load_source(
             handlers=count_handlers(groups),
         )
         sg = SourcedGroups(source=source, groups=groups, diagnostics=tuple(diags))
-        return LoadedConfig(sources=(sg,), files=(file,)), built
+        return LoadedConfig(sources=(sg,), files=(file,), recipe=again), built
 
     if data is None:
         try:
             data = read_bytes(label)
         except FileNotFoundError:
-            return LoadedConfig(), None
+            return LoadedConfig(recipe=again), None
         except OSError as exc:
             diags.append(
                 Diagnostic(

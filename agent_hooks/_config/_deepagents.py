@@ -35,8 +35,6 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-import attrs
-
 from .._diagnostics import DiagnosticCode, Severity
 from .._dialects import DEEPAGENTS
 from .._errors import UnknownEventError
@@ -211,12 +209,7 @@ def load_deepagents(
         probe=json_has_hooks,
     )
 
-    def recipe() -> LoadedConfig:
-        return load_deepagents(
-            label, scope=scope, project_dir=pdir, precedence=precedence, trust=trust, kinds=kinds
-        )
-
-    return attrs.evolve(config, recipe=recipe)
+    return config
 
 
 def load_deepagents_dir(

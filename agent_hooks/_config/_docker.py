@@ -354,18 +354,7 @@ def load_docker_agent(
         data=data,
     )
 
-    def recipe() -> LoadedConfig:
-        return load_docker_agent(
-            label,
-            agent=agent,
-            scope=scope,
-            project_dir=pdir,
-            precedence=precedence,
-            trust=trust,
-            kinds=kinds,
-        )
-
-    return attrs.evolve(config, recipe=recipe)
+    return config
 
 
 def load_docker_settings(
@@ -388,10 +377,7 @@ def load_docker_settings(
         data=data,
     )
 
-    def recipe() -> LoadedConfig:
-        return load_docker_settings(label, precedence=precedence, kinds=kinds)
-
-    return attrs.evolve(config, recipe=recipe)
+    return config
 
 
 def load_docker_dropin(
@@ -414,10 +400,7 @@ def load_docker_dropin(
         data=data,
     )
 
-    def recipe() -> LoadedConfig:
-        return load_docker_dropin(label, precedence=precedence, kinds=kinds)
-
-    return attrs.evolve(config, recipe=recipe)
+    return config
 
 
 def load_docker_dropins(

@@ -15,8 +15,6 @@ import json
 import os
 from pathlib import Path
 
-import attrs
-
 from .._dialects import HEL
 from .._kinds import HandlerKinds
 from .._trust import TrustPolicy, TrustStore
@@ -93,14 +91,4 @@ def load_hel(
         probe=json_has_hooks,
     )
 
-    def recipe() -> LoadedConfig:
-        return load_hel(
-            pdir,
-            path=path,
-            precedence=precedence,
-            trust=trust,
-            kinds=kinds,
-            honor_hel_trust_file=honor_hel_trust_file,
-        )
-
-    return attrs.evolve(config, recipe=recipe)
+    return config

@@ -13,6 +13,7 @@ or, with ``thread=True``, in a worker thread so that a timeout can abandon them.
 
 from __future__ import annotations
 
+import enum
 import functools
 import inspect
 from collections.abc import Awaitable, Callable, Mapping
@@ -190,6 +191,59 @@ def _interpret(call: HookCall, answer: Any, name: str) -> HandlerResult:
     )
 
 
+_MEMO_SIZE = 64
+"""Distinct answers remembered per callback (the memo starts over when full)."""
+
+_SCALAR_TYPES = frozenset({int, float, bool, type(None)})
+
+
+_FROZEN_SETATTR = HookOutput.__setattr__
+"""What attrs puts on every frozen class (the model's classes all are)."""
+
+
+class _Unkeyable(Exception):
+    pass
+
+
+def _json_key(value: Any) -> Any:
+    """A hashable image of a JSON value that equal JSON values (and only they) share.
+
+    Numbers carry their type, so that ``1``, ``1.0`` and ``true`` stay apart.
+
+    Raises:
+        _Unkeyable: the value holds something that is not plain JSON data.
+    """
+    t = type(value)
+    if t is str:
+        return value
+    if t is dict:
+        return (dict, *[(k, _json_key(v)) for k, v in value.items()])
+    if t in _SCALAR_TYPES:
+        return (t, value)
+    if t is list or t is tuple:
+        return (list, *[_json_key(v) for v in value])
+    raise _Unkeyable
+
+
+def _answer_key(spec: Any, answer: dict[str, Any]) -> Any:
+    """The memo key of a callback's dict answer, ``None`` when it cannot have one."""
+    try:
+        return (spec.event, _json_key(answer))
+    except (_Unkeyable, RecursionError, TypeError):  # TypeError: an unhashable dict key
+        return None
+
+
+def _immutable(value: Any) -> bool:
+    """Whether ``value`` can be shared between results: nothing in it can be changed."""
+    if value is None or type(value) in _SCALAR_TYPES or isinstance(value, (str, enum.Enum)):
+        return True
+    if type(value) is tuple:
+        return all(_immutable(v) for v in value)
+    if attrs.has(type(value)) and type(value).__setattr__ is _FROZEN_SETATTR:
+        return all(_immutable(getattr(value, a.name)) for a in attrs.fields(type(value)))
+    return False
+
+
 def callback_node(
     fn: HookCallback,
     *,
@@ -227,11 +281,24 @@ def callback_node(
     invoke: Callable[..., Awaitable[Any]] = fn if is_async else invoke_plain
 
     if kind == "sdk":
+        memo: dict[Any, HandlerResult] = {}
 
         async def call(c: HookCall) -> HandlerResult:
             data = c.payload("claude")
             tool_use_id = getattr(c.input, "tool_use_id", None)
             answer = await invoke(data, tool_use_id, {"signal": None})
+            if type(answer) is dict:
+                # Hooks tend to give the same few answers: decode each of them once.
+                key = _answer_key(c.spec, answer)
+                if key is not None:
+                    known = memo.get(key)
+                    if known is None:
+                        known = _interpret(c, answer, display)
+                        if _immutable(known.output):
+                            if len(memo) >= _MEMO_SIZE:
+                                memo.clear()
+                            memo[key] = known
+                    return known
             if answer is None:
                 return HandlerResult(
                     diagnostics=(

@@ -99,24 +99,33 @@ class HookCall:
         """The input as the wire dict a hook of ``wire`` receives: encoded once, copied
         for each caller (top level and nested objects one level down), so that a
         callback editing its dict cannot change what the others see."""
-        data = self._encoded(wire, False)
-        return {k: (dict(v) if isinstance(v, dict) else v) for k, v in data.items()}
+        key = (wire, id(self.input))
+        found = self.memo.get(key)
+        if found is None or found[0] is not self.input:
+            data = encode_input(self.input, wire)
+            nested = tuple(k for k, v in data.items() if type(v) is dict)
+            found = self._remember(key, (self.input, data, nested))
+        data, nested = found[1], found[2]
+        copy = data.copy()
+        for k in nested:
+            copy[k] = copy[k].copy()
+        return copy
 
     def payload_bytes(self, wire: WireFormat = "claude") -> bytes:
         """The input as compact UTF-8 JSON for a hook's stdin (encoded once)."""
-        encoded: bytes = self._encoded(wire, True)
+        key = (wire, True, id(self.input))
+        found = self.memo.get(key)
+        if found is None or found[0] is not self.input:
+            found = self._remember(key, (self.input, payload_bytes(self.input, wire)))
+        encoded: bytes = found[1]
         return encoded
 
-    def _encoded(self, wire: WireFormat, as_bytes: bool) -> Any:
-        key = (wire, as_bytes, id(self.input))
-        found = self.memo.get(key)
-        if found is not None and found[0] is self.input:
-            return found[1]
+    def _remember(self, key: Any, entry: tuple[Any, ...]) -> tuple[Any, ...]:
+        # Entries hold their input, so an id is never reused while its entry lives.
         if len(self.memo) > 64:
             self.memo.clear()
-        value: Any = payload_bytes(self.input, wire) if as_bytes else encode_input(self.input, wire)
-        self.memo[key] = (self.input, value)
-        return value
+        self.memo[key] = entry
+        return entry
 
 
 @attrs.frozen(kw_only=True)

@@ -195,6 +195,24 @@ class _Group:
     nodes: tuple[CompiledNode, ...]
 
 
+def _unique(nodes: tuple[CompiledNode, ...]) -> tuple[CompiledNode, ...]:
+    """Nodes with identical commands once (the first in order stays)."""
+    seen: set[Hashable] = set()
+    unique = []
+    for n in nodes:
+        key = n.node.dedupe_key
+        if key is not None:
+            if key in seen:
+                continue
+            seen.add(key)
+        unique.append(n)
+    return tuple(unique)
+
+
+_SELECTED_SIZE = 256
+"""Matcher values whose node lists an event index remembers (it starts over when full)."""
+
+
 @attrs.frozen
 class _EventIndex:
     spec: EventSpec
@@ -204,6 +222,8 @@ class _EventIndex:
     static: tuple[CompiledNode, ...] | None
     """When every group matches everything: the ready node list (no per-call work)."""
     has_dedupe: bool
+    selected: dict[str | None, tuple[CompiledNode, ...]] = attrs.field(factory=dict, eq=False)
+    """Node lists already worked out, by matcher value (bounded)."""
 
 
 @attrs.frozen(kw_only=True)
@@ -246,33 +266,36 @@ class CompiledRegistry:
         if idx is None:
             return ()
         if idx.static is not None:
-            nodes = idx.static
+            if not idx.has_dedupe:
+                return idx.static
+            value = None  # every group matches every value
         else:
             spec = idx.spec
             value = getattr(input, spec.matcher_field, None) if spec.matcher_field else None
-            if isinstance(value, str) and spec.matcher_basename:
-                value = value.replace("\\", "/").rsplit("/", 1)[-1]
             if not isinstance(value, str):
                 value = None
-            groups = list(idx.always)
-            if value is not None:
-                groups.extend(idx.exact.get(value, ()))
-            groups.extend(g for g in idx.regex if g.matcher.matches(value))
-            if len(groups) > 1:
-                groups.sort(key=lambda g: g.ordinal)
-            nodes = tuple(n for g in groups for n in g.nodes)
-        if idx.has_dedupe and len(nodes) > 1:
-            seen: set[Hashable] = set()
-            unique = []
-            for n in nodes:
-                key = n.node.dedupe_key
-                if key is not None:
-                    if key in seen:
-                        continue
-                    seen.add(key)
-                unique.append(n)
-            nodes = tuple(unique)
+        nodes = idx.selected.get(value)
+        if nodes is None:
+            nodes = self._match(idx, value)
+            if len(idx.selected) >= _SELECTED_SIZE:
+                idx.selected.clear()
+            idx.selected[value] = nodes
         return nodes
+
+    @staticmethod
+    def _match(idx: _EventIndex, value: str | None) -> tuple[CompiledNode, ...]:
+        if value is not None and idx.spec.matcher_basename:
+            value = value.replace("\\", "/").rsplit("/", 1)[-1]
+        if idx.static is not None:
+            return _unique(idx.static) if idx.has_dedupe else idx.static
+        groups = list(idx.always)
+        if value is not None:
+            groups.extend(idx.exact.get(value, ()))
+        groups.extend(g for g in idx.regex if g.matcher.matches(value))
+        if len(groups) > 1:
+            groups.sort(key=lambda g: g.ordinal)
+        nodes = tuple(n for g in groups for n in g.nodes)
+        return _unique(nodes) if idx.has_dedupe else nodes
 
 
 @attrs.frozen(kw_only=True, init=False)  # the __init__ below; attrs adds __attrs_init__

@@ -27,13 +27,14 @@ import attrs
 from ._capabilities import CAPABILITIES, EventSpec
 from ._diagnostics import Diagnostic, DiagnosticCode, Severity
 from ._lifecycle import LifecycleMixin
-from ._model import HookInput, HookOutput
+from ._model import HookInput, HookOutput, replace_trusted
 from ._names import HookEvent
 from ._nodes import HandlerNode, HandlerResult, HookCall, Outcome
 from ._observe import DispatchInfo, Observer, notify
 from ._outputs import blocking_output, is_blocking, strip_decisions
 from ._reduce import reduce_results
 from ._registry import CompiledNode, CompiledRegistry, Execution
+from ._runner import AnyioRunner, Job, Runner, runner_for_current_loop
 
 __all__ = ["Decision", "Session"]
 
@@ -44,6 +45,9 @@ O = TypeVar("O", bound=HookOutput)
 # Enum members bound once for the hot path (class-attribute lookups are slow before 3.12).
 _FAILED = frozenset({Outcome.ERROR, Outcome.TIMEOUT})
 _SESSION_END = HookEvent.SESSION_END
+
+_Step = tuple[CompiledNode, EventSpec, HookCall, float, float, "DispatchInfo | None"]
+"""One node's run: node, event row, call, start time, timeout, dispatch being observed."""
 
 
 @attrs.frozen(kw_only=True)
@@ -156,6 +160,7 @@ class Session(LifecycleMixin):
         self._on_background_result = on_background_result
         self._observers: tuple[Observer, ...] = (*self._registry.observers, *observers)
         self._tg: anyio.abc.TaskGroup | None = None
+        self._runner: Runner = AnyioRunner()
         self._limiter: anyio.CapacityLimiter | None = None
         self._memo: dict[Any, Any] = {}
         self._pending: list[HandlerResult] = []
@@ -187,6 +192,7 @@ class Session(LifecycleMixin):
             self.env = {**self.env, "CLAUDE_ENV_FILE": path}
         else:
             self.env_file = self.env["CLAUDE_ENV_FILE"]
+        self._runner = runner_for_current_loop()
         self._tg = anyio.create_task_group()
         await self._tg.__aenter__()
         return self
@@ -319,7 +325,7 @@ class Session(LifecycleMixin):
         if spec.counts_continuations and getattr(input, "stop_hook_active", True) is None:
             key = (spec.event, input.agent_id)
             fill["stop_hook_active"] = self._continuations.get(key, 0) > 0
-        return attrs.evolve(input, **fill) if fill else input
+        return replace_trusted(input, fill) if fill else input
 
     async def _dispatch(
         self,
@@ -436,32 +442,18 @@ class Session(LifecycleMixin):
         budget: float | None,
         seen: DispatchInfo | None,
     ) -> list[HandlerResult]:
-        slots: list[HandlerResult | None] = [None] * len(nodes)
-        deadlines = {
-            (cn.timeout if budget is None else min(cn.timeout, budget)) + cn.node.timeout_slack
-            for cn in nodes
-        }
-        # Handlers that start together with the same deadline would time out together:
-        # one cancel scope serves them all (a scope per handler costs more than the rest).
-        shared = len(deadlines) == 1
-        start = time.perf_counter()
-
-        async def run_one(i: int, cn: CompiledNode) -> None:
-            slots[i] = await self._run(cn, spec, input, budget, seen, scoped=not shared)
-
-        with anyio.move_on_after(deadlines.pop() if shared else math.inf):
-            async with anyio.create_task_group() as tg:
-                for i in range(1, len(nodes)):
-                    tg.start_soon(run_one, i, nodes[i])
-                await run_one(0, nodes[0])  # the first in this task: one task fewer to spawn
-        results = []
-        for i, cn in enumerate(nodes):
-            slot = slots[i]
-            if slot is None:  # the shared deadline passed before it answered
-                timeout = cn.timeout if budget is None else min(cn.timeout, budget)
-                slot = self._finish(cn, spec, None, start, timeout, seen)
-            results.append(slot)
-        return results
+        jobs: list[Job] = []
+        job = self._job
+        for cn in nodes:
+            timeout = cn.timeout if budget is None else min(cn.timeout, budget)
+            step = self._step(cn, spec, input, timeout, seen)
+            jobs.append((job, step, timeout + cn.node.timeout_slack))
+        answers = await self._runner.many(jobs)
+        for i, answer in enumerate(answers):
+            if answer is None:  # timed out
+                cn, _, _, start, timeout, _ = jobs[i][1]
+                answers[i] = self._finish(cn, spec, None, start, timeout, seen)
+        return answers
 
     async def _run_chained(
         self,
@@ -492,15 +484,24 @@ class Session(LifecycleMixin):
         input: HookInput[Any],
         budget: float | None,
         seen: DispatchInfo | None = None,
-        scoped: bool = True,
     ) -> HandlerResult:
-        """Run one node with its timeout, contain its failure, apply its failure policy.
-
-        ``scoped=False`` leaves the timeout to the caller's cancel scope (parallel
-        handlers that share one deadline share one scope).
-        """
-        node = cn.node
+        """Run one node with its timeout, contain its failure, apply its failure policy."""
         timeout = cn.timeout if budget is None else min(cn.timeout, budget)
+        step = self._step(cn, spec, input, timeout, seen)
+        result = await self._runner.one(self._job, step, timeout + cn.node.timeout_slack)
+        if result is None:  # timed out
+            return self._finish(cn, spec, None, step[3], timeout, seen)
+        return result
+
+    def _step(
+        self,
+        cn: CompiledNode,
+        spec: EventSpec,
+        input: HookInput[Any],
+        timeout: float,
+        seen: DispatchInfo | None,
+    ) -> _Step:
+        """What :meth:`_job` needs to run one node (built just before it starts)."""
         call = HookCall(
             input=input,
             spec=spec,
@@ -513,24 +514,18 @@ class Session(LifecycleMixin):
             memo=self._memo,
         )
         if seen is not None:
-            status = node.status_message or f"Running {spec.event.value} hook"
+            status = cn.node.status_message or f"Running {spec.event.value} hook"
             notify(self._observers, "handler_started", seen, cn.info, status)
-        start = time.perf_counter()
-        if not scoped:
-            return self._finish(cn, spec, await self._attempt(node, call), start, timeout, seen)
-        result: HandlerResult | None = None
-        with anyio.move_on_after(timeout + node.timeout_slack):
-            result = await self._attempt(node, call)
-        return self._finish(cn, spec, result, start, timeout, seen)
+        return (cn, spec, call, time.perf_counter(), timeout, seen)
 
-    @staticmethod
-    async def _attempt(node: HandlerNode, call: HookCall) -> HandlerResult:
+    async def _job(self, step: _Step) -> HandlerResult:
         """Call a node; an exception it raises becomes an ERROR result (cancellation passes)."""
+        cn, spec, call, start, timeout, seen = step
         try:
-            return await node.call(call)
+            result = await cn.node.call(call)
         except Exception as exc:
             message = f"{type(exc).__name__}: {exc}"
-            return HandlerResult(
+            result = HandlerResult(
                 outcome=Outcome.ERROR,
                 reason=message,
                 diagnostics=(
@@ -541,6 +536,7 @@ class Session(LifecycleMixin):
                     ),
                 ),
             )
+        return self._finish(cn, spec, result, start, timeout, seen)
 
     def _finish(
         self,

@@ -260,9 +260,17 @@ def decode_object(
 
 def to_json(value: Any, *, wire: str, output: bool) -> Any:
     """Turn a Python field value into JSON data (attrs instances by their wire keys)."""
+    t = type(value)
+    if t in _SCALARS:
+        return value
+    if t is dict:
+        return {
+            str(k): v if type(v) in _SCALARS else to_json(v, wire=wire, output=output)
+            for k, v in value.items()
+        }
     if value is None or isinstance(value, (str, int, float, bool)):
         return value
-    if attrs.has(type(value)):
+    if attrs.has(t):
         return {
             fc.key(wire): to_json(getattr(value, fc.name), wire=wire, output=output)
             for fc in field_codecs(type(value), output)

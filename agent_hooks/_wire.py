@@ -72,22 +72,47 @@ class DecodedInput:
 
 
 _PLAIN_KINDS = frozenset({"str", "int", "float", "bool", "literal"})
-_INPUT_PLANS: dict[tuple[type, str], tuple[tuple[str, str, bool], ...]] = {}
+_ENCODERS: dict[tuple[type, str], Callable[[Any], dict[str, Any]]] = {}
 
 
-def _input_plan(cls: type, wire: WireFormat) -> tuple[tuple[str, str, bool], ...]:
-    """(attribute, JSON key, needs conversion) per field, in payload order, once per class."""
-    plan = _INPUT_PLANS.get((cls, wire))
-    if plan is None:
-        steps = []
-        for fc in field_codecs(cls, False):
-            if fc.name == "extra":
-                continue
-            steps.append((fc.name, fc.key(wire), fc.type.kind not in _PLAIN_KINDS))
-            if fc.name == "permission_mode":
-                steps.append(("", "hook_event_name", False))
-        plan = _INPUT_PLANS[(cls, wire)] = tuple(steps)
-    return plan
+def _input_encoder(cls: type, wire: WireFormat) -> Callable[[Any], dict[str, Any]]:
+    """The encoder of one input class for one wire format, written out once per class.
+
+    The generated function reads each field once, in payload order, skips ``None``,
+    converts what is not a plain JSON scalar and puts ``hook_event_name`` after
+    ``permission_mode`` (where harnesses put it); ``extra`` keys never override.
+    """
+    encoder = _ENCODERS.get((cls, wire))
+    if encoder is not None:
+        return encoder
+    event: HookEvent = cls.event  # type: ignore[attr-defined]
+    name = event.value if wire == "claude" else event.snake
+    lines = ["def encode(o):", "    d = {}"]
+    named = False
+    for fc in field_codecs(cls, False):
+        if fc.name == "extra":
+            continue
+        value = "conv(v)" if fc.type.kind not in _PLAIN_KINDS else "v"
+        lines += [
+            f"    v = o.{fc.name}",
+            "    if v is not None:",
+            f"        d[{fc.key(wire)!r}] = {value}",
+        ]
+        if fc.name == "permission_mode":
+            lines.append(f"    d['hook_event_name'] = {name!r}")
+            named = True
+    if not named:
+        lines.append(f"    d.setdefault('hook_event_name', {name!r})")
+    lines += [
+        "    if o.extra:",
+        "        for k, v in o.extra.items():",
+        "            d.setdefault(k, v)",
+        "    return d",
+    ]
+    scope: dict[str, Any] = {"conv": functools.partial(to_json, wire=wire, output=False)}
+    exec(compile("\n".join(lines), f"<agent_hooks encoder {cls.__name__} {wire}>", "exec"), scope)
+    encoder = _ENCODERS[(cls, wire)] = scope["encode"]
+    return encoder
 
 
 def encode_input(
@@ -98,20 +123,11 @@ def encode_input(
     Fields left ``None`` are omitted; ``extra`` fields are written back as they came
     (never overriding a known field). The result shares nothing mutable with ``input``.
     """
-    wire = _wire_of(dialect)
-    out: dict[str, Any] = {}
-    name = input.event.value if wire == "claude" else input.event.snake
-    for attr, key, convert_it in _input_plan(type(input), wire):
-        if not attr:
-            out[key] = name
-            continue
-        value = getattr(input, attr)
-        if value is not None:
-            out[key] = to_json(value, wire=wire, output=False) if convert_it else value
-    out.setdefault("hook_event_name", name)
-    for key, value in input.extra.items():
-        out.setdefault(key, value)
-    return out
+    wire = dialect if dialect == "claude" or dialect == "docker" else _wire_of(dialect)
+    encoder = _ENCODERS.get((type(input), wire))  # type: ignore[arg-type]
+    if encoder is None:
+        encoder = _input_encoder(type(input), wire)  # type: ignore[arg-type]
+    return encoder(input)
 
 
 def payload_bytes(input: HookInput[Any], dialect: Dialect | WireFormat | str = "claude") -> bytes:

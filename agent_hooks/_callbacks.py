@@ -217,7 +217,11 @@ def _json_key(value: Any) -> Any:
     if t is str:
         return value
     if t is dict:
-        return (dict, *[(k, _json_key(v)) for k, v in value.items()])
+        # (strings stand for themselves: the commonest values cost no call)
+        return (
+            dict,
+            *[(k, v if type(v) is str else _json_key(v)) for k, v in value.items()],
+        )
     if t in _SCALAR_TYPES:
         return (t, value)
     if t is list or t is tuple:

@@ -51,6 +51,22 @@ _ALL, _ANY, _UPDATE, _RANK, _COMPANION = (
 _PLANS: dict[HookEvent, tuple[type[HookOutput], tuple[_Step, ...]]] = {}
 
 
+_LONE: dict[HookEvent, tuple[tuple[str, str], ...]] = {}
+
+
+def _lone_reasons(spec: EventSpec) -> tuple[tuple[str, str], ...]:
+    """(decision, reason) field pairs where a reason without its decision says nothing."""
+    found = _LONE.get(spec.event)
+    if found is None:
+        _, plan = _plan(spec)
+        found = _LONE[spec.event] = tuple(
+            (step.name, step.companion)
+            for step in plan
+            if step.merge is _RANK and step.companion and not step.rank_by
+        )
+    return found
+
+
 def _plan(spec: EventSpec) -> tuple[type[HookOutput], tuple[_Step, ...]]:
     """The event's output class and its merge steps, built on first use."""
     found = _PLANS.get(spec.event)
@@ -96,13 +112,9 @@ def reduce_results(
         # identity on one value); only a suppressed system message is dropped.
         single = answered[0][1]
         drop = {
-            step.companion: None
-            for step in plan
-            if step.merge is _RANK
-            and step.companion
-            and not step.rank_by
-            and getattr(single, step.name) is None
-            and getattr(single, step.companion) is not None
+            companion: None
+            for name, companion in _lone_reasons(spec)
+            if getattr(single, name) is None and getattr(single, companion) is not None
         }  # a reason without its decision says nothing
         if single.suppress_output and single.system_message is not None:
             drop["system_message"] = None

@@ -110,24 +110,39 @@ class AsyncioRunner:
     async def one(self, fn: Callable[[A], Awaitable[R]], arg: A, timeout: float) -> R | None:
         task = asyncio.current_task()
         assert task is not None
-        state = self._states.get(task)
-        expiry = _Expiry(task, state.cancel_scope if state is not None else None, self._states)
+        expiry = self._expiry(task)
         loop = task.get_loop()
         expiry.handle = loop.call_at(loop.time() + timeout, expiry.fire)
-        cancelling = task.cancelling()
         try:
-            result = await fn(arg)
-        except asyncio.CancelledError:
-            if expiry.fired and task.uncancel() <= cancelling:
-                return None
-            raise
+            return await _guarded(fn, arg, expiry)
         finally:
-            expiry.handle.cancel()
-        if expiry.fired:  # the job swallowed the cancellation and answered anyway
-            task.uncancel()
-        return result
+            expiry.cancel()
 
     async def many(self, jobs: Sequence[Job]) -> list[Any]:
+        timeout = jobs[0][2]
+        if any(job[2] != timeout for job in jobs):
+            return await self._many_deadlines(jobs)
+        # One deadline for all: one timer, and the other jobs run bare in their tasks.
+        host = asyncio.current_task()
+        assert host is not None
+        loop = host.get_loop()
+        children = [loop.create_task(fn(arg)) for fn, arg, _ in jobs[1:]]
+        group = _GroupExpiry(self._expiry(host), children, self._states)
+        group.handle = loop.call_at(loop.time() + timeout, group.fire)
+        try:
+            first = await _guarded(jobs[0][0], jobs[0][1], group.host)
+            group.host.cancel()  # the first job is done: the deadline is the children's now
+            pending = [c for c in children if not c.done()]
+            if pending:
+                await _all_done(loop, pending)
+        except BaseException:
+            await self._abort(children)
+            raise
+        finally:
+            group.cancel()
+        return [first, *(None if c.cancelled() else c.result() for c in children)]
+
+    async def _many_deadlines(self, jobs: Sequence[Job]) -> list[Any]:
         loop = asyncio.get_running_loop()
         one = self.one
         children = [loop.create_task(one(*job)) for job in jobs[1:]]
@@ -140,6 +155,10 @@ class AsyncioRunner:
             await self._abort(children)
             raise
         return [first, *(c.result() for c in children)]
+
+    def _expiry(self, task: asyncio.Task[Any]) -> _Expiry:
+        state = self._states.get(task)
+        return _Expiry(task, state.cancel_scope if state is not None else None, self._states)
 
     async def _abort(self, children: list[asyncio.Task[Any]]) -> None:
         """Cancel the unfinished children (respecting their shields) and wait for all."""
@@ -157,17 +176,25 @@ class AsyncioRunner:
 class _Expiry:
     """The timer callback of one deadline: cancels its task unless the task is shielded."""
 
-    __slots__ = ("base", "fired", "handle", "states", "task")
+    __slots__ = ("base", "done", "fired", "handle", "states", "task")
 
     def __init__(self, task: asyncio.Task[Any], base: Any, states: Any) -> None:
         self.task = task
         self.base = base  # the anyio scope that was innermost when the job started
         self.states = states
         self.fired = False
+        self.done = False
         self.handle: asyncio.TimerHandle | asyncio.Handle | None = None
 
+
+    def cancel(self) -> None:
+        """Stand down: the job is over (its timer, or a pending retry, never fires)."""
+        self.done = True
+        if self.handle is not None:
+            self.handle.cancel()
+
     def fire(self) -> None:
-        if self.task.done():
+        if self.done or self.task.done():
             return
         if self._shielded():
             self.handle = self.task.get_loop().call_later(_RETRY_SHIELDED, self.fire)
@@ -183,6 +210,46 @@ class _Expiry:
                 return True
             scope = scope._parent_scope
         return False
+
+
+class _GroupExpiry:
+    """The one timer of parallel jobs sharing a deadline: expires the first job (run by
+    the host task, unless it is over) and every unfinished child task."""
+
+    __slots__ = ("children", "handle", "host", "states")
+
+    def __init__(self, host: _Expiry, children: list[asyncio.Task[Any]], states: Any) -> None:
+        self.host = host
+        self.children = children
+        self.states = states
+        self.handle: asyncio.TimerHandle | None = None
+
+    def fire(self) -> None:
+        self.handle = None
+        for child in self.children:
+            if not child.done():
+                _Expiry(child, None, self.states).fire()
+        self.host.fire()
+
+    def cancel(self) -> None:
+        if self.handle is not None:
+            self.handle.cancel()
+        self.host.cancel()
+
+
+async def _guarded(fn: Callable[[A], Awaitable[R]], arg: A, expiry: _Expiry) -> R | None:
+    """Await ``fn(arg)`` in ``expiry``'s task; ``None`` when ``expiry`` cancelled it."""
+    task = expiry.task
+    cancelling = task.cancelling()
+    try:
+        result = await fn(arg)
+    except asyncio.CancelledError:
+        if expiry.fired and task.uncancel() <= cancelling:
+            return None
+        raise
+    if expiry.fired:  # the job swallowed the cancellation and answered anyway
+        task.uncancel()
+    return result
 
 
 async def _all_done(loop: asyncio.AbstractEventLoop, tasks: list[asyncio.Task[Any]]) -> None:

@@ -46,6 +46,19 @@ O = TypeVar("O", bound=HookOutput)
 _FAILED = frozenset({Outcome.ERROR, Outcome.TIMEOUT})
 _SESSION_END = HookEvent.SESSION_END
 
+class _CallTemplate:
+    """A node's :class:`HookCall` minus the input, and the ``env`` it was made from."""
+
+    __slots__ = ("call", "env_source", "node_env")
+
+    def __init__(
+        self, call: HookCall, env_source: Mapping[str, str], node_env: Mapping[str, str]
+    ) -> None:
+        self.call = call
+        self.env_source = env_source
+        self.node_env = node_env  # held, so that the id in the template's key stays its own
+
+
 _Step = tuple[CompiledNode, EventSpec, HookCall, float, float, "DispatchInfo | None"]
 """One node's run: node, event row, call, start time, timeout, dispatch being observed."""
 
@@ -163,6 +176,7 @@ class Session(LifecycleMixin):
         self._runner: Runner = AnyioRunner()
         self._limiter: anyio.CapacityLimiter | None = None
         self._memo: dict[Any, Any] = {}
+        self._calls: dict[tuple[HookEvent, int, int, float], _CallTemplate] = {}
         self._pending: list[HandlerResult] = []
         self._rewake: list[str] = []
         self._running = 0
@@ -444,9 +458,10 @@ class Session(LifecycleMixin):
     ) -> list[HandlerResult]:
         jobs: list[Job] = []
         job = self._job
+        calls: dict[int, HookCall] = {}  # handlers alike share their call
         for cn in nodes:
             timeout = cn.timeout if budget is None else min(cn.timeout, budget)
-            step = self._step(cn, spec, input, timeout, seen)
+            step = self._step(cn, spec, input, timeout, seen, calls)
             jobs.append((job, step, timeout + cn.node.timeout_slack))
         answers = await self._runner.many(jobs)
         for i, answer in enumerate(answers):
@@ -500,8 +515,40 @@ class Session(LifecycleMixin):
         input: HookInput[Any],
         timeout: float,
         seen: DispatchInfo | None,
+        calls: dict[int, HookCall] | None = None,
     ) -> _Step:
-        """What :meth:`_job` needs to run one node (built just before it starts)."""
+        """What :meth:`_job` needs to run one node (built just before it starts).
+
+        ``calls`` collects the calls made for one dispatch, so that handlers alike (same
+        timeout, dialect and environment) share one :class:`HookCall`.
+        """
+        key = (spec.event, id(cn.env), id(cn.dialect), timeout)
+        template = self._calls.get(key)
+        if template is None or template.env_source is not self.env:
+            template = self._call_template(cn, spec, input, timeout, key)
+        if calls is None:
+            call = replace_trusted(template.call, {"input": input})
+        else:
+            made = calls.get(id(template))
+            if made is None:
+                made = calls[id(template)] = replace_trusted(template.call, {"input": input})
+            call = made
+        if seen is not None:
+            status = cn.node.status_message or f"Running {spec.event.value} hook"
+            notify(self._observers, "handler_started", seen, cn.info, status)
+        return (cn, spec, call, time.perf_counter(), timeout, seen)
+
+    def _call_template(
+        self,
+        cn: CompiledNode,
+        spec: EventSpec,
+        input: HookInput[Any],
+        timeout: float,
+        key: tuple[HookEvent, int, int, float],
+    ) -> _CallTemplate:
+        """The part of a node's :class:`HookCall` that is the same at every dispatch."""
+        if len(self._calls) > 4 * len(self._compiled.nodes) + 64:
+            self._calls.clear()  # budgets other than the handlers' own timeouts vary
         call = HookCall(
             input=input,
             spec=spec,
@@ -513,10 +560,8 @@ class Session(LifecycleMixin):
             secret_env_patterns=self._registry.secret_env_patterns,
             memo=self._memo,
         )
-        if seen is not None:
-            status = cn.node.status_message or f"Running {spec.event.value} hook"
-            notify(self._observers, "handler_started", seen, cn.info, status)
-        return (cn, spec, call, time.perf_counter(), timeout, seen)
+        template = self._calls[key] = _CallTemplate(call, self.env, cn.env)
+        return template
 
     async def _job(self, step: _Step) -> HandlerResult:
         """Call a node; an exception it raises becomes an ERROR result (cancellation passes)."""

@@ -197,7 +197,7 @@ _MEMO_SIZE = 64
 _SCALAR_TYPES = frozenset({int, float, bool, type(None)})
 
 
-_FROZEN_SETATTR = HookOutput.__setattr__
+_FROZEN_SETATTR: Any = HookOutput.__setattr__
 """What attrs puts on every frozen class (the model's classes all are)."""
 
 

@@ -297,7 +297,7 @@ def _compile_replacer(cls: type) -> Any:
         setters[a.name] = (
             slot.__set__
             if isinstance(slot, types.MemberDescriptorType)
-            else functools.partial(object.__setattr__, name=a.name)  # pragma: no cover
+            else functools.partial(_set_attribute, a.name)  # pragma: no cover
         )
     lines = ["def replace(o, changes):", "    n = new(cls)"]
     lines += [f"    set_{i}(n, o.{name})" for i, name in enumerate(setters)]
@@ -306,3 +306,7 @@ def _compile_replacer(cls: type) -> Any:
     scope.update({f"set_{i}": setter for i, setter in enumerate(setters.values())})
     exec(compile("\n".join(lines), f"<agent_hooks replace {cls.__name__}>", "exec"), scope)
     return scope["replace"]
+
+
+def _set_attribute(name: str, obj: object, value: Any) -> None:
+    object.__setattr__(obj, name, value)

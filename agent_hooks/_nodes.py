@@ -102,12 +102,11 @@ class HookCall:
         key = (wire, id(self.input))
         found = self.memo.get(key)
         if found is None or found[0] is not self.input:
-            data = encode_input(self.input, wire)
-            nested = tuple(k for k, v in data.items() if type(v) is dict)
-            found = self._remember(key, (self.input, data, nested))
-        data, nested = found[1], found[2]
-        copy = data.copy()
-        for k in nested:
+            encoded = encode_input(self.input, wire)
+            nested = tuple(k for k, v in encoded.items() if type(v) is dict)
+            found = self._remember(key, (self.input, encoded, nested))
+        copy: dict[str, Any] = found[1].copy()
+        for k in found[2]:
             copy[k] = copy[k].copy()
         return copy
 

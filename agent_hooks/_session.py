@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import math
 import os
 import shlex
 import tempfile
@@ -29,7 +28,7 @@ from ._diagnostics import Diagnostic, DiagnosticCode, Severity
 from ._lifecycle import LifecycleMixin
 from ._model import HookInput, HookOutput, replace_trusted
 from ._names import HookEvent
-from ._nodes import HandlerNode, HandlerResult, HookCall, Outcome
+from ._nodes import HandlerResult, HookCall, Outcome
 from ._observe import DispatchInfo, Observer, notify
 from ._outputs import blocking_output, is_blocking, strip_decisions
 from ._reduce import reduce_results
@@ -45,6 +44,7 @@ O = TypeVar("O", bound=HookOutput)
 # Enum members bound once for the hot path (class-attribute lookups are slow before 3.12).
 _FAILED = frozenset({Outcome.ERROR, Outcome.TIMEOUT})
 _SESSION_END = HookEvent.SESSION_END
+
 
 class _CallTemplate:
     """A node's :class:`HookCall` minus the input, and the ``env`` it was made from."""

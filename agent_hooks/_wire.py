@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Callable, Mapping
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 import attrs
 
@@ -111,7 +111,7 @@ def _input_encoder(cls: type, wire: WireFormat) -> Callable[[Any], dict[str, Any
     ]
     scope: dict[str, Any] = {"conv": functools.partial(to_json, wire=wire, output=False)}
     exec(compile("\n".join(lines), f"<agent_hooks encoder {cls.__name__} {wire}>", "exec"), scope)
-    encoder = _ENCODERS[(cls, wire)] = scope["encode"]
+    encoder = _ENCODERS[(cls, wire)] = cast(Callable[[Any], dict[str, Any]], scope["encode"])
     return encoder
 
 
@@ -123,10 +123,12 @@ def encode_input(
     Fields left ``None`` are omitted; ``extra`` fields are written back as they came
     (never overriding a known field). The result shares nothing mutable with ``input``.
     """
-    wire = dialect if dialect == "claude" or dialect == "docker" else _wire_of(dialect)
-    encoder = _ENCODERS.get((type(input), wire))  # type: ignore[arg-type]
+    wire: WireFormat = (
+        dialect if dialect == "claude" or dialect == "docker" else _wire_of(dialect)  # type: ignore[assignment]
+    )
+    encoder = _ENCODERS.get((type(input), wire))
     if encoder is None:
-        encoder = _input_encoder(type(input), wire)  # type: ignore[arg-type]
+        encoder = _input_encoder(type(input), wire)
     return encoder(input)
 
 

@@ -18,6 +18,10 @@ variants back to back, which keeps a busy machine from skewing it):
     registry with only that group (target <= 1.5x);
 (d) the callback of (a) with one no-op ``Observer()`` attached to the registry,
     against the same registry without observers (no target: the price of observing);
+(floor) rows: the hand loop with what the issue's own rules demand and nothing else
+    (the callbacks started together as tasks, under a deadline), built from the
+    cheapest primitives of the backend: how much of (a) and (b) is the price of
+    parallelism and timeouts themselves, before any typing, validation or reduction.
 (e) without observers: a registry built with ``observers=()`` against one built
     without the option, i.e. the current dispatch against itself (target <= 1.05x:
     the noise floor of the measurement). With no observer attached the dispatch does
@@ -36,6 +40,7 @@ callbacks in parallel under their timeouts, decodes, validates and reduces the a
 from __future__ import annotations
 
 import argparse
+import asyncio
 import cProfile
 import gc
 import io
@@ -111,6 +116,53 @@ async def hand_loop(callbacks: list[Callback]) -> dict[str, Any]:
     for cb in callbacks:
         merged.update(await cb(payload, "tu_1", {"signal": None}))
     return merged
+
+
+async def floor_loop(callbacks: list[Callback], backend: str) -> dict[str, Any]:
+    """The least any hook engine bound by the issue's rules does: the hand loop, but with
+    the callbacks started together (tasks) under a deadline, with the cheapest
+    primitives of the backend (asyncio: tasks and one timer handle; trio: a nursery in
+    a cancel scope). No typing, no validation, no reduction."""
+    payload = {
+        "session_id": "bench",
+        "cwd": "/tmp",
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": "ls -la"},
+        "tool_use_id": "tu_1",
+    }
+    context = {"signal": None}
+    merged: dict[str, Any] = {}
+    if backend == "asyncio":
+        loop = asyncio.get_running_loop()
+        handle = loop.call_at(loop.time() + 60, _noop)
+        tasks = [loop.create_task(cb(payload, "tu_1", context)) for cb in callbacks[1:]]
+        merged.update(await callbacks[0](payload, "tu_1", context))
+        for task in tasks:
+            merged.update(await task)
+        handle.cancel()
+        return merged
+    import trio
+
+    answers: list[dict[str, Any]] = [{}] * len(callbacks)
+
+    async def run(i: int) -> None:
+        answers[i] = await callbacks[i](payload, "tu_1", context)
+
+    with trio.CancelScope(deadline=trio.current_time() + 60):
+        if len(callbacks) == 1:  # one callback needs no nursery
+            return await callbacks[0](payload, "tu_1", context)
+        async with trio.open_nursery() as nursery:
+            for i in range(1, len(callbacks)):
+                nursery.start_soon(run, i)
+            await run(0)
+    for answer in answers:
+        merged.update(answer)
+    return merged
+
+
+def _noop() -> None:
+    pass
 
 
 Runner = Callable[[], Awaitable[Any]]
@@ -199,6 +251,14 @@ async def run_cases(rounds: int, batch: int, profile: bool) -> list[Case]:
         async def base10() -> Any:
             return await hand_loop(cb10)
 
+        backend = "asyncio" if _on_asyncio() else "trio"
+
+        async def floor1() -> Any:
+            return await floor_loop(cb1, backend)
+
+        async def floor10() -> Any:
+            return await floor_loop(cb10, backend)
+
         # sanity: both sides answer the same thing
         assert (await a()).output.permission_decision == "allow"
         assert (await base1())["hookSpecificOutput"]["permissionDecision"] == "allow"
@@ -213,6 +273,8 @@ async def run_cases(rounds: int, batch: int, profile: bool) -> list[Case]:
             Case("(d) 1 callback + no-op Observer()", None, d, a, "no observers"),
             Case("(e) observers=() vs no observers", 1.05, e, a, "default registry"),
             Case("(info) 1 typed callback, no JSON", None, t, base1, "hand loop"),
+            Case("(floor) 1 callback + deadline", None, floor1, base1, "hand loop"),
+            Case("(floor) 10 callbacks, tasks + deadline", None, floor10, base10, "hand loop"),
         ]
         for case in cases:  # warm-up
             await time_batch(case.ours, batch)
@@ -242,6 +304,13 @@ async def run_cases(rounds: int, batch: int, profile: bool) -> list[Case]:
                 )
                 print(_trim(out.getvalue()))
     return cases
+
+
+def _on_asyncio() -> bool:
+    try:
+        return asyncio.current_task() is not None
+    except RuntimeError:
+        return False
 
 
 def _trim(text: str) -> str:

@@ -19,25 +19,44 @@ given to the child as fd 0, the non-blocking write end is fed by us) rather
 than one made by the backend: that way the write end can be closed at any
 moment on both backends, even while a descendant holds the read end and never
 reads it (an asyncio pipe transport with unsent data would stay open).
-stdout and stderr are ordinary ``subprocess.PIPE`` streams of
-:func:`anyio.open_process`.
 
-Works on the asyncio and trio backends of anyio (needs ``anyio.wait_writable``
+Two runners implement this one contract; :func:`run_process` picks one per
+call from a cache (about a microsecond):
+
+* on asyncio, where the platform has pidfds (Linux >= 5.3) and the event loop
+  watches file descriptors (``add_reader``: the default selector loop,
+  uvloop), the native runner of :mod:`agent_hooks._process_asyncio` spawns
+  with :class:`subprocess.Popen` and drives every pipe and the exit from event
+  loop callbacks (a run costs fewer event loop iterations than
+  ``asyncio.create_subprocess_exec`` + ``communicate``, and no watcher thread);
+* everywhere else (trio, or an asyncio loop or platform without the above),
+  the portable runner of this module: :func:`anyio.open_process` with reader
+  tasks in a task group, stdout and stderr being ordinary ``subprocess.PIPE``
+  streams.
+
+The choice is made once per event loop class and cached.  Works on the asyncio
+and trio backends of anyio (the portable runner needs ``anyio.wait_writable``
 and ``anyio.notify_closing``, anyio >= 4.7).  POSIX only (process groups).
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal as _signal
 import subprocess
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import suppress
 
 import anyio
 import anyio.abc
 import anyio.lowlevel
 import attrs
+
+try:
+    import sniffio
+except ImportError:  # pragma: no cover - trio depends on sniffio: without it, only asyncio
+    sniffio = None  # type: ignore[assignment]
 
 __all__ = [
     "DEFAULT_SECRET_PATTERNS",
@@ -47,6 +66,7 @@ __all__ = [
     "fast_path_argv",
     "run_process",
     "scrub_env",
+    "select_runner",
     "shell_argv",
 ]
 
@@ -54,10 +74,10 @@ __all__ = [
 #: :func:`scrub_env` drops by default.
 DEFAULT_SECRET_PATTERNS: tuple[str, ...] = ("KEY", "TOKEN", "SECRET", "PASSWORD", "APIKEY")
 
-_CHUNK = 65536
+CHUNK = 65536
 """Read size for stdout/stderr and write size for stdin."""
 
-_REAP_TIMEOUT = 5.0
+REAP_TIMEOUT = 5.0
 """How long to wait for a SIGKILLed child to be reaped before giving up on it.
 
 SIGKILL cannot be caught, so this only expires for a process stuck in the
@@ -78,6 +98,10 @@ _READ_ERRORS: tuple[type[BaseException], ...] = (
     OSError,
 )
 """Errors of reading the child's stdout/stderr that are treated as end of stream."""
+
+LAUNCH_ERRORS: tuple[type[Exception], ...] = (OSError, ValueError, subprocess.SubprocessError)
+"""Errors of spawning that mean "the program cannot be started" (reported, not raised):
+ENOENT, EACCES, a bad ``cwd``, a NUL byte in ``argv`` or ``env``..."""
 
 
 def _non_negative(name: str) -> Callable[[object, object, float], None]:
@@ -162,20 +186,21 @@ class ProcessResult:
     duration: float
 
 
-class _Capture:
-    """Bounded sink for one output pipe: keeps the first ``cap`` bytes."""
+class Capture:
+    """Bounded sink for one output pipe: keeps the first ``cap`` bytes.
 
-    __slots__ = ("cap", "data", "done", "truncated")
+    ``feed`` takes every chunk read; what does not fit is dropped and
+    ``truncated`` set, so memory stays bounded however much the child writes.
+    ``eof`` is set by the reader once the pipe reached end of stream.
+    """
+
+    __slots__ = ("cap", "data", "eof", "truncated")
 
     def __init__(self, cap: int) -> None:
         self.cap = cap
         self.data = bytearray()
         self.truncated = False
-        self.done = anyio.Event()  # set once the pipe reached end of stream
-
-    @property
-    def eof(self) -> bool:
-        return self.done.is_set()
+        self.eof = False
 
     def feed(self, chunk: bytes) -> None:
         room = self.cap - len(self.data)
@@ -187,14 +212,24 @@ class _Capture:
             self.truncated = True
 
 
+class _PumpedCapture(Capture):
+    """A :class:`Capture` read by a pump task of the portable runner."""
+
+    __slots__ = ("done",)
+
+    def __init__(self, cap: int) -> None:
+        super().__init__(cap)
+        self.done = anyio.Event()  # set together with eof
+
+
 class _State:
-    """Mutable bookkeeping of one :func:`run_process` call."""
+    """Mutable bookkeeping of one run of the portable runner."""
 
     __slots__ = ("err", "exited", "killed", "out")
 
     def __init__(self, spec: ProcessSpec) -> None:
-        self.out = _Capture(spec.stdout_cap)
-        self.err = _Capture(spec.stderr_cap)
+        self.out = _PumpedCapture(spec.stdout_cap)
+        self.err = _PumpedCapture(spec.stderr_cap)
         self.exited = False  # the direct child has exited and been reaped
         self.killed = False  # _terminate ran to its end (child reaped or given up on)
 
@@ -207,7 +242,7 @@ class _State:
         await self.err.done.wait()
 
 
-def _killpg(pgid: int, sig: int) -> None:
+def killpg(pgid: int, sig: int) -> None:
     """Signal a process group; a group that is already gone is not an error.
 
     The group id is the child's pid.  While any member of the group lives the
@@ -220,17 +255,18 @@ def _killpg(pgid: int, sig: int) -> None:
         os.killpg(pgid, sig)
 
 
-async def _pump(stream: anyio.abc.ByteReceiveStream | None, capture: _Capture) -> None:
+async def _pump(stream: anyio.abc.ByteReceiveStream | None, capture: _PumpedCapture) -> None:
     """Read ``stream`` to its end into ``capture`` (discarding past the cap)."""
     if stream is not None:
         while True:
             try:
-                chunk = await stream.receive(_CHUNK)
+                chunk = await stream.receive(CHUNK)
             except anyio.EndOfStream:
                 break
             except _READ_ERRORS:
                 break
             capture.feed(chunk)
+    capture.eof = True
     capture.done.set()
 
 
@@ -298,7 +334,7 @@ async def _feed(pipe: _StdinPipe, data: bytes, pos: int = 0) -> None:
     try:
         while pos < len(view) and pipe.write_fd >= 0:
             try:
-                pos += os.write(pipe.write_fd, view[pos : pos + _CHUNK])
+                pos += os.write(pipe.write_fd, view[pos : pos + CHUNK])
             except BlockingIOError:
                 await anyio.wait_writable(pipe.write_fd)
             else:
@@ -347,17 +383,17 @@ async def _terminate(process: anyio.abc.Process, kill_grace: float, state: _Stat
 
     With ``kill_grace > 0``: SIGTERM to the group, wait up to ``kill_grace`` for
     the child to exit.  Then SIGKILL to the group in every case (descendants
-    that survived SIGTERM), and wait up to :data:`_REAP_TIMEOUT` for the reap.
+    that survived SIGTERM), and wait up to :data:`REAP_TIMEOUT` for the reap.
     """
     pgid = process.pid
     if kill_grace > 0 and not state.exited:
-        _killpg(pgid, _signal.SIGTERM)
+        killpg(pgid, _signal.SIGTERM)
         with anyio.move_on_after(kill_grace):
             await process.wait()
             state.exited = True
-    _killpg(pgid, _signal.SIGKILL)
+    killpg(pgid, _signal.SIGKILL)
     if not state.exited:
-        with anyio.move_on_after(_REAP_TIMEOUT):
+        with anyio.move_on_after(REAP_TIMEOUT):
             await process.wait()
             state.exited = True
     state.killed = True
@@ -395,6 +431,51 @@ async def _close(process: anyio.abc.Process) -> None:
     # Let the event loop run the close callbacks of the pipe transports so
     # the file descriptors are really closed when we return.
     await anyio.lowlevel.checkpoint()
+
+
+Runner = Callable[[ProcessSpec, anyio.CapacityLimiter | None], Awaitable[ProcessResult]]
+"""A function running one :class:`ProcessSpec` (the contract of :func:`run_process`)."""
+
+_asyncio_runners: dict[type[asyncio.AbstractEventLoop], Runner] = {}
+"""The runner chosen for each asyncio event loop class (probed on first use)."""
+
+
+def _on_asyncio() -> bool:
+    """Whether the calling task runs on asyncio.
+
+    anyio's own test: sniffio when it is installed (trio, which depends on it,
+    sets it, also in guest mode on an asyncio loop), else asyncio is the only
+    possibility.
+    """
+    if sniffio is None:  # pragma: no cover - the dev environment has trio, hence sniffio
+        return True
+    try:
+        return sniffio.current_async_library() == "asyncio"
+    except sniffio.AsyncLibraryNotFoundError:  # pragma: no cover - called from a task
+        return False
+
+
+def select_runner() -> Runner:
+    """The runner :func:`run_process` uses in the calling task.
+
+    The asyncio-native runner on an asyncio event loop that supports it (probed
+    once per event loop class, see :func:`agent_hooks._process_asyncio.supported`),
+    else the portable anyio runner.  Costs about a microsecond.
+    """
+    if _on_asyncio():
+        loop_type = type(asyncio.get_running_loop())
+        runner = _asyncio_runners.get(loop_type)
+        if runner is None:
+            from . import _process_asyncio
+
+            runner = (
+                _process_asyncio.run_native
+                if _process_asyncio.supported(asyncio.get_running_loop())
+                else _run_portable
+            )
+            _asyncio_runners[loop_type] = runner
+        return runner
+    return _run_portable
 
 
 async def run_process(
@@ -435,8 +516,18 @@ async def run_process(
     are closed and the limiter slot released before returning.
 
     ``limiter``, if given, is held from before the spawn until the child is
-    reaped and its pipes are closed.
+    reaped and its pipes are closed.  The caller's cancellation may come from
+    an anyio cancel scope or, on asyncio, from ``Task.cancel()`` (``asyncio.timeout``,
+    ``wait_for``...).
+
+    The run is done by the runner :func:`select_runner` picks (see the module
+    documentation); both keep this contract.
     """
+    return await select_runner()(spec, limiter)
+
+
+async def _run_portable(spec: ProcessSpec, limiter: anyio.CapacityLimiter | None) -> ProcessResult:
+    """:func:`run_process` with anyio's process API: works on every anyio backend."""
     start = anyio.current_time()
     state = _State(spec)
     process: anyio.abc.Process | None = None
@@ -470,7 +561,7 @@ async def run_process(
                         )
                 finally:
                     stdin.close_read()  # the child has its copy
-            except (OSError, ValueError) as exc:
+            except LAUNCH_ERRORS as exc:
                 launch_error = str(exc) or type(exc).__name__
             else:
                 assert process is not None  # (a shielded scope swallows nothing)
@@ -490,12 +581,12 @@ async def run_process(
                 if not state.exited and not state.killed:
                     # Only reached when the caller cancelled us (or on an
                     # unexpected error): kill and reap, bounded.
-                    with anyio.move_on_after(spec.kill_grace + _REAP_TIMEOUT):
+                    with anyio.move_on_after(spec.kill_grace + REAP_TIMEOUT):
                         await _terminate(process, spec.kill_grace, state)
                 elif not state.drained:
                     # The child is gone but descendants in its group still hold
                     # a pipe after the drain period (or at the deadline).
-                    _killpg(process.pid, _signal.SIGKILL)
+                    killpg(process.pid, _signal.SIGKILL)
                 await _close(process)
             if acquired and limiter is not None:
                 limiter.release()

@@ -1,8 +1,11 @@
 """Tests of the low-level process runner (agent_hooks._process).
 
-Every async test runs on asyncio and trio.  Timing assertions use generous
-upper bounds (the point is "bounded", not "fast").  Nothing sleeps to wait for
-concurrency: the tests synchronise on FIFOs and pidfds.
+Every async test runs three times: on asyncio (with the asyncio-native runner
+it picks there), on asyncio with the portable anyio runner forced (the one used
+where the native runner cannot be), and on trio (portable runner).  Timing
+assertions use generous upper bounds (the point is "bounded", not "fast").
+Nothing sleeps to wait for concurrency: the tests synchronise on FIFOs and
+pidfds.  What only the native runner does is tested in test_process_asyncio.py.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from pathlib import Path
 import anyio
 import pytest
 
+from agent_hooks import _process
 from agent_hooks._process import (
     DEFAULT_SECRET_PATTERNS,
     ProcessResult,
@@ -37,8 +41,11 @@ MARGIN = 2.5  # seconds of slack on top of a computed bound (slow CI, 2 cores)
 PAYLOAD_10MB = bytes(range(256)) * (10 * 1024 * 1024 // 256)
 
 
-@pytest.fixture(params=["asyncio", "trio"])
-def anyio_backend(request: pytest.FixtureRequest) -> str:
+@pytest.fixture(params=["asyncio", "asyncio-portable", "trio"])
+def anyio_backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    if request.param == "asyncio-portable":
+        monkeypatch.setattr(_process, "select_runner", lambda: _process._run_portable)
+        return "asyncio"
     return str(request.param)
 
 
@@ -130,6 +137,22 @@ def assert_clean_exit(result: ProcessResult) -> None:
     assert not result.timed_out
     assert result.returncode == 0, result
     assert result.signal is None
+
+
+# --------------------------------------------------------------------------- #
+# Runner choice
+# --------------------------------------------------------------------------- #
+
+
+async def test_each_variant_uses_the_runner_it_names(request: pytest.FixtureRequest) -> None:
+    from agent_hooks import _process_asyncio
+
+    expected = {
+        "asyncio": _process_asyncio.run_native,
+        "asyncio-portable": _process._run_portable,
+        "trio": _process._run_portable,
+    }[request.node.callspec.params["anyio_backend"]]
+    assert _process.select_runner() is expected
 
 
 # --------------------------------------------------------------------------- #
@@ -472,6 +495,15 @@ async def test_cancellation_returns_promptly() -> None:
         await run_process(spec("sleep", "100", timeout=30))
     assert scope.cancelled_caught
     assert anyio.current_time() - start < 0.3 + MARGIN
+
+
+async def test_cancelled_caller_spawns_nothing(tmp_path: Path) -> None:
+    marker = tmp_path / "ran"
+    with anyio.CancelScope() as scope:
+        scope.cancel()
+        await run_process(sh(f"touch '{marker}'"))
+    assert scope.cancelled_caught
+    assert not marker.exists()
 
 
 async def test_limiter_wait_counts_against_timeout() -> None:

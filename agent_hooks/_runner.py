@@ -12,7 +12,8 @@ A session hands every foreground handler call to a :class:`Runner`:
     Starts every ``(fn, arg, timeout)`` of ``jobs`` together and returns their
     results in job order, ``None`` for each job that timed out. Each ``fn`` must
     turn its own ``Exception`` into a result; anything else one of them raises
-    (``KeyboardInterrupt``, ...) propagates once every job has finished.
+    (``KeyboardInterrupt``, ...) cancels the others and propagates in a
+    ``BaseExceptionGroup`` once every job has finished, as from a task group.
     Cancelling the caller cancels every job and propagates once all have finished.
 
 Two implementations share that contract:
@@ -163,6 +164,11 @@ class AsyncioRunner:
             children = [loop.create_task(self.one(*job)) for job in jobs]
         try:
             await _all_done(loop, children)
+            failed = [c.exception() for c in children if _failed(c)]
+            if failed:
+                # As a task group does: the others are cancelled, the errors raised together.
+                await self._abort(children)
+                raise _base_exception_group()("a hook raised", failed)
         except BaseException:
             await self._abort(children)
             raise
@@ -274,14 +280,19 @@ class _GroupExpiry:
                 expiry.handle.cancel()
 
 
+def _failed(task: asyncio.Task[Any]) -> bool:
+    return task.done() and not task.cancelled() and task.exception() is not None
+
+
 async def _all_done(loop: asyncio.AbstractEventLoop, tasks: list[asyncio.Task[Any]]) -> None:
+    """Wait until every task is done, or one of them failed."""
     waiter = loop.create_future()
     left = len(tasks)
 
-    def done(_: asyncio.Task[Any]) -> None:
+    def done(task: asyncio.Task[Any]) -> None:
         nonlocal left
         left -= 1
-        if not left and not waiter.done():
+        if (not left or _failed(task)) and not waiter.done():
             waiter.set_result(None)
 
     for t in tasks:

@@ -491,9 +491,10 @@ async def run_process(
 
     Failure behaviour (nothing here raises):
 
-    * the program cannot be started (``OSError`` such as ENOENT or EACCES, or a
-      ``ValueError`` such as a NUL byte in ``argv``): ``launch_error`` holds the
-      error text, ``returncode`` is ``None``;
+    * the program cannot be started (``OSError`` such as ENOENT or EACCES, a
+      ``ValueError`` such as a NUL byte in ``argv``, or another
+      ``subprocess.SubprocessError``): ``launch_error`` holds the error text,
+      ``returncode`` is ``None``;
     * ``spec.timeout`` expires (the wait for a ``limiter`` slot counts): if the
       child is running its process group is killed (SIGTERM + ``kill_grace``
       + SIGKILL, or SIGKILL), the child is reaped, the pipes are drained for at

@@ -26,9 +26,12 @@ busy machine from skewing it), the times are medians over the rounds.
     dispatching a hook printing 1 KB instead (target: growth < 5 MB).
 
 Informational rows (no target) show a shell-form command that needs ``sh -c``,
-case (c) under the default process limit, (d) on trio, and a control for (d): the
-same hook with ``output_cap`` raised to 60 MB, which keeps the whole output and
-must show ~50 MB of growth (the measurement can see a buffered output).
+``run_process`` alone (the process runner without the dispatch: the asyncio-native
+runner on this loop), case (a) through the portable anyio runner (the one trio and
+asyncio loops without pidfds or ``add_reader`` use), case (c) under the default
+process limit, (d) on trio, and a control for (d): the same hook with
+``output_cap`` raised to 60 MB, which keeps the whole output and must show ~50 MB
+of growth (the measurement can see a buffered output).
 """
 
 from __future__ import annotations
@@ -49,8 +52,15 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from agent_hooks import CommandHook, HookMatcher, HookRegistry, PreToolUseInput, payload_bytes
-from agent_hooks._process import default_process_limit
+from agent_hooks import (
+    CommandHook,
+    HookMatcher,
+    HookRegistry,
+    PreToolUseInput,
+    _process,
+    payload_bytes,
+)
+from agent_hooks._process import ProcessSpec, default_process_limit, run_process
 
 Timed = Callable[[], Awaitable[None]]
 
@@ -210,13 +220,39 @@ async def run_timings(args: argparse.Namespace) -> list[tuple[str, str, float, f
         async def raw_cat() -> None:
             await raw_exec("/bin/cat")
 
+        cat_spec = ProcessSpec(
+            argv=("/bin/cat",), env=dict(os.environ), cwd=CWD, stdin=PAYLOAD, timeout=60
+        )
+
+        async def runner_only() -> None:
+            result = await run_process(cat_spec)
+            assert result.returncode == 0 and result.stdout == PAYLOAD, result
+
+        async def portable() -> None:
+            # The same dispatch as (a), with the portable runner forced for this call.
+            native = _process.select_runner
+            _process.select_runner = lambda: _process._run_portable
+            try:
+                await exec_form()
+            finally:
+                _process.select_runner = native
+
         stats = await measure(
-            [(raw_cat, exec_form), (raw_cat, fast_path), (raw_cat, via_shell)], args.rounds
+            [
+                (raw_cat, exec_form),
+                (raw_cat, fast_path),
+                (raw_cat, via_shell),
+                (raw_cat, runner_only),
+                (raw_cat, portable),
+            ],
+            args.rounds,
         )
         labels = [
             ("(a) exec form argv=['/bin/cat']", "raw exec /bin/cat", 1.15),
             ("(b) shell form '/bin/cat' (fast path)", "raw exec /bin/cat", 1.15),
             ("(info) shell form '/bin/cat | cat' (sh -c)", "raw exec /bin/cat", None),
+            ("(info) run_process alone, exec /bin/cat", "raw exec /bin/cat", None),
+            ("(info) (a) through the portable anyio runner", "raw exec /bin/cat", None),
         ]
         for (name, base, target), s in zip(labels, stats, strict=True):
             rows.append(

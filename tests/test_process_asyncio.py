@@ -145,6 +145,31 @@ async def test_public_api_runs_hooks_without_asyncio_subprocesses(
     assert fd_count() == before
 
 
+class _NoReaderLoop(asyncio.SelectorEventLoop):
+    """An event loop that cannot watch arbitrary descriptors (like some GUI loops)."""
+
+    def add_reader(self, *_args: object) -> NoReturn:
+        raise NotImplementedError
+
+
+def test_loop_without_add_reader_gets_the_portable_runner(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(_process, "_asyncio_runners", {})
+
+    async def main() -> tuple[object, ProcessResult]:
+        return _process.select_runner(), await run_process(spec("cat", stdin=b"payload"))
+
+    loop = _NoReaderLoop()
+    try:
+        runner, result = loop.run_until_complete(main())
+    finally:
+        loop.close()
+    assert runner is _process._run_portable
+    assert _process._asyncio_runners == {_NoReaderLoop: _process._run_portable}
+    assert (result.returncode, result.stdout) == (0, b"payload")
+
+
 # --------------------------------------------------------------------------- #
 # Cancellation
 # --------------------------------------------------------------------------- #

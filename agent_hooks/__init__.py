@@ -238,14 +238,6 @@ if TYPE_CHECKING:
         disabled_node,
         model_kinds,
     )
-    from ._lifecycle import (
-        PermissionAnswer,
-        PermissionPrompt,
-        PromptOutcome,
-        StopOutcome,
-        ToolCallOutcome,
-        TurnOutcome,
-    )
     from ._llm import (
         AgentRunner,
         ModelClient,
@@ -276,6 +268,14 @@ if TYPE_CHECKING:
         DispatchInfo,
         LoggingObserver,
         Observer,
+    )
+    from ._outcomes import (
+        PermissionAnswer,
+        PermissionPrompt,
+        PromptOutcome,
+        StopOutcome,
+        ToolCallOutcome,
+        TurnOutcome,
     )
     from ._pyref import (
         PythonRefHook,
@@ -739,12 +739,12 @@ _MODULE_OF: dict[str, str] = {
     "disabled_node": "_kinds",
     "model_kinds": "_kinds",
     "command_kind": "_kinds",
-    "PermissionAnswer": "_lifecycle",
-    "PermissionPrompt": "_lifecycle",
-    "PromptOutcome": "_lifecycle",
-    "StopOutcome": "_lifecycle",
-    "ToolCallOutcome": "_lifecycle",
-    "TurnOutcome": "_lifecycle",
+    "PermissionAnswer": "_outcomes",
+    "PermissionPrompt": "_outcomes",
+    "PromptOutcome": "_outcomes",
+    "StopOutcome": "_outcomes",
+    "ToolCallOutcome": "_outcomes",
+    "TurnOutcome": "_outcomes",
     "ModelHook": "_llm",
     "ModelClient": "_llm",
     "AgentRunner": "_llm",

@@ -16,6 +16,10 @@ caller. A ``type`` nobody registered becomes a
 ``agent-hooks check``, in ``CompiledRegistry.disabled``) but never runs. Pass
 your own table to any loader (``kinds={**default_kinds(), "http": my_factory}``)
 to make more kinds runnable.
+
+Each factory imports its kind's implementation when it builds an entry, so that a
+graph without command hooks never imports the process runner (nor one without
+HTTP hooks the HTTP client): ``agent-hooks run`` pays for the kinds it uses.
 """
 
 from __future__ import annotations
@@ -28,7 +32,6 @@ from typing import Any
 
 import attrs
 
-from ._command import CommandHook, timeout_diagnostic
 from ._diagnostics import Diagnostic, DiagnosticCode, Severity
 from ._dialects import CLAUDE, DEEPAGENTS, Dialect
 from ._names import HookEvent
@@ -328,9 +331,13 @@ def _timeout(entry: Mapping[str, Any], ctx: KindContext, name: str) -> float | N
             handler=name,
         )
         return None
-    diag = timeout_diagnostic(seconds, where=ctx.location)
-    if diag is not None:
-        ctx.diagnostics.append(diag.at(source=ctx.source, handler=name))
+    if seconds >= 1000:  # timeout_diagnostic's "obviously milliseconds"; below, it says nothing
+        # imported here: the command runner is not loaded for a graph without command hooks
+        from ._command import timeout_diagnostic
+
+        diag = timeout_diagnostic(seconds, where=ctx.location)
+        if diag is not None:
+            ctx.diagnostics.append(diag.at(source=ctx.source, handler=name))
     return seconds
 
 
@@ -477,6 +484,8 @@ def command_kind(entry: Mapping[str, Any], ctx: KindContext) -> HandlerNode | No
     replaces ``command`` on Windows only. Path placeholders are substituted in the
     exec form; the shell form reads them from the environment.
     """
+    from ._command import CommandHook
+
     command = entry.get("command")
     if os.name == "nt" and isinstance(entry.get("commandWindows"), str):  # pragma: no cover
         command = entry["commandWindows"]

@@ -19,7 +19,6 @@ import posixpath
 import re
 from collections.abc import Mapping
 from typing import Any
-from urllib.parse import urlsplit
 
 import attrs
 
@@ -98,6 +97,8 @@ class IfRule:
             path = tool_input.get("file_path") or tool_input.get("notebook_path")
             return isinstance(path, str) and _path_matches(pattern, path, cwd)
         if pattern.startswith("domain:"):
+            from urllib.parse import urlsplit  # only WebFetch rules need it
+
             url = tool_input.get("url")
             host = urlsplit(url).hostname if isinstance(url, str) else None
             return host is not None and fnmatch.fnmatchcase(host, pattern[len("domain:") :])

@@ -7,7 +7,6 @@ either, and also ignores case and underscores, so ``PRE_TOOL_USE`` works too.
 
 from __future__ import annotations
 
-import difflib
 import enum
 import re
 
@@ -78,7 +77,7 @@ class HookEvent(str, enum.Enum):
     @property
     def snake(self) -> str:
         """The Docker Agent (snake_case) spelling: ``pre_tool_use``, ``before_llm_call``."""
-        return _SNAKE[self]
+        return _snake_names()[self]
 
 
 def snake_name(name: str) -> str:
@@ -92,8 +91,16 @@ def _fold(name: str) -> str:
     return name.replace("_", "").replace("-", "").lower()
 
 
-_SNAKE: dict[HookEvent, str] = {e: snake_name(e.value) for e in HookEvent}
 _BY_FOLDED: dict[str, HookEvent] = {_fold(e.value): e for e in HookEvent}
+_SNAKE: dict[HookEvent, str] = {}
+
+
+def _snake_names() -> dict[HookEvent, str]:
+    """Every event's snake_case name, computed on first use (Claude-format payloads
+    and configs never need them)."""
+    if not _SNAKE:
+        _SNAKE.update({e: snake_name(e.value) for e in HookEvent})
+    return _SNAKE
 
 
 def parse_event(name: str | HookEvent) -> HookEvent:
@@ -113,7 +120,9 @@ def parse_event(name: str | HookEvent) -> HookEvent:
     found = _BY_FOLDED.get(_fold(name))
     if found is not None:
         return found
-    candidates = [e.value for e in HookEvent] + list(_SNAKE.values())
+    import difflib  # only for the error message
+
+    candidates = [e.value for e in HookEvent] + list(_snake_names().values())
     close = difflib.get_close_matches(name, candidates, n=3, cutoff=0.6)
     if not close:
         folded = difflib.get_close_matches(_fold(name), list(_BY_FOLDED), n=3, cutoff=0.6)

@@ -23,21 +23,22 @@ write never grants trust: it yields a diagnostic instead.
 from __future__ import annotations
 
 import contextlib
-import datetime
 import hashlib
 import json
 import os
 import re
 import sys
-import tempfile
 from collections.abc import Callable, Iterator, Mapping
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from ._diagnostics import Diagnostic, DiagnosticCode, Severity
 from ._errors import AgentHooksError
+
+if TYPE_CHECKING:
+    import datetime
+    from pathlib import Path
 
 __all__ = ["TrustPolicy", "TrustStore", "TrustStoreError", "default_trust_path"]
 
@@ -50,10 +51,43 @@ class TrustStoreError(AgentHooksError, OSError):
 
 
 def default_trust_path() -> Path:
-    """``$XDG_STATE_HOME/agent_hooks/trust.json``, else ``~/.local/state/agent_hooks/trust.json``."""
+    """``$XDG_STATE_HOME/agent_hooks/trust.json``, else ``~/.local/state/agent_hooks/trust.json``.
+
+    Raises:
+        RuntimeError: the home directory is needed and cannot be determined.
+    """
+    from pathlib import Path
+
+    return Path(_default_location())
+
+
+def _default_location() -> str:
+    """:func:`default_trust_path` as a string, without importing :mod:`pathlib`
+    (``agent-hooks run`` builds a store on every start and reads it only for project files).
+
+    Raises:
+        RuntimeError: as ``Path.home()`` does, when the home directory is needed and
+            cannot be determined.
+    """
     state = os.environ.get("XDG_STATE_HOME", "")
-    base = Path(state) if state and os.path.isabs(state) else Path.home() / ".local" / "state"
-    return base / "agent_hooks" / "trust.json"
+    if state and os.path.isabs(state):
+        base = state
+    else:
+        home = os.path.expanduser("~")
+        if home[:1] == "~":
+            raise RuntimeError("Could not determine home directory.")
+        base = os.path.join(home, ".local", "state")
+    return os.path.join(base, "agent_hooks", "trust.json")
+
+
+def _now(local: bool = False) -> datetime.datetime:
+    """The current time, in UTC (local time with ``local``), for what a write records.
+
+    ``datetime`` is imported here: only writes need it, and loading hooks only reads.
+    """
+    import datetime
+
+    return datetime.datetime.now() if local else datetime.datetime.now(datetime.timezone.utc)
 
 
 def _project_key(project_dir: str | os.PathLike[str]) -> str:
@@ -61,6 +95,8 @@ def _project_key(project_dir: str | os.PathLike[str]) -> str:
 
 
 def _relpath(relpath: str) -> str:
+    from pathlib import Path
+
     return Path(relpath).as_posix()
 
 
@@ -75,8 +111,29 @@ class TrustStore:
     """
 
     def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
-        self.path = Path(path) if path is not None else default_trust_path()
+        self._path: Path | None = None
+        self._location: str
+        if path is not None:
+            from pathlib import Path
+
+            self.path = Path(path)
+        else:  # the default: the Path is made on first use
+            self._location = _default_location()
         self._session: _Projects = {}
+
+    @property
+    def path(self) -> Path:
+        """The store file."""
+        if self._path is None:
+            from pathlib import Path
+
+            self._path = Path(self._location)
+        return self._path
+
+    @path.setter
+    def path(self, value: Path) -> None:
+        self._path = value
+        self._location = os.fspath(value)
 
     def __repr__(self) -> str:
         return f"TrustStore({str(self.path)!r})"
@@ -102,7 +159,7 @@ class TrustStore:
     def read(self) -> tuple[_Projects, tuple[Diagnostic, ...]]:
         """The persistent grants, and what was wrong with the store (absent: no grants, no diagnostic)."""
         try:
-            with open(self.path, "rb") as f:
+            with open(self._location, "rb") as f:
                 st = os.fstat(f.fileno())
                 raw = f.read()
         except FileNotFoundError:
@@ -201,7 +258,7 @@ class TrustStore:
             if not isinstance(entry, dict) or not isinstance(entry.get("files"), dict):
                 entry = {"files": {}}
             entry["files"].update(entries)
-            entry["updated"] = datetime.datetime.now(datetime.timezone.utc).isoformat()
+            entry["updated"] = _now().isoformat()
             projects[key] = entry
 
         self._update(update)
@@ -259,7 +316,7 @@ class TrustStore:
                 raise ValueError("no 'projects' object")
         except ValueError:
             # Corrupt: keep it aside for inspection and start afresh.
-            stamp = datetime.datetime.now().strftime("%Y%m%d%H%M%S")
+            stamp = _now(local=True).strftime("%Y%m%d%H%M%S")
             with contextlib.suppress(OSError):
                 os.replace(self.path, self.path.with_name(f"{self.path.name}.corrupt-{stamp}"))
             return {"version": STORE_VERSION, "projects": {}}
@@ -267,6 +324,8 @@ class TrustStore:
         return doc
 
     def _write(self, doc: Mapping[str, Any]) -> None:
+        import tempfile
+
         data = json.dumps(doc, indent=2, sort_keys=True).encode("utf-8") + b"\n"
         fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=self.path.name + ".", suffix=".tmp")
         try:

@@ -10,20 +10,157 @@ for every harness); 2 with ``--fail-closed`` when the hooks could not run as
 configured. Diagnostics go to stderr, one line each.
 
 Start-up time matters here (one process per event): everything heavy is
-imported inside :func:`run_hooks`, and only what this command needs.
+imported inside :func:`run_hooks`, and only what this command needs. A command
+line made of the plain option forms is read by :func:`parse_run_args` without
+:mod:`argparse` (importing it and building the parser cost more than half of what
+starting Python does); anything else goes through the parser, which gives the
+same result or the error.
 """
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 if TYPE_CHECKING:
+    import argparse
+
     from .._config import LoadedConfig
 
-__all__ = ["add_load_options", "load_hooks", "register", "run_hooks"]
+    Namespace = argparse.Namespace | SimpleNamespace
+
+__all__ = [
+    "LOAD_OPTIONS",
+    "RUN_OPTIONS",
+    "Option",
+    "add_load_options",
+    "load_hooks",
+    "parse_run_args",
+    "register",
+    "run_hooks",
+]
+
+
+class Option(NamedTuple):
+    """One ``--flag`` of ``run`` (and ``serve``): what :mod:`argparse` is told about it,
+    and all :func:`parse_run_args` needs to read it the same way."""
+
+    flag: str
+    action: Literal["append", "store", "store_true"]
+    """``append`` (repeatable, a list), ``store`` (one value, the last wins) or
+    ``store_true``."""
+    help: str
+    """May name ``{project_default}``."""
+    metavar: str | None = None
+
+    @property
+    def dest(self) -> str:
+        """The attribute on the parsed arguments (``--project-dir`` -> ``project_dir``)."""
+        return self.flag[2:].replace("-", "_")
+
+    @property
+    def default(self) -> Any:
+        """The value when the option is absent (a fresh list for ``append``)."""
+        return [] if self.action == "append" else (False if self.action == "store_true" else None)
+
+
+LOAD_OPTIONS: tuple[Option, ...] = (
+    Option(
+        "--config",
+        "append",
+        "a hook file to load (repeatable; any supported format, detected)",
+        "PATH",
+    ),
+    Option("--format", "store", "the format of every --config file (default: detected)", "FORMAT"),
+    Option(
+        "--project-dir",
+        "store",
+        "the project root: project files need trust (default: {project_default})",
+        "DIR",
+    ),
+    Option(
+        "--discover",
+        "store_true",
+        "also load the standard hook locations (off by default: a harness that calls "
+        "agent-hooks from its own settings would run its own hooks twice)",
+    ),
+    Option("--home", "store", "the home directory for --discover (default: ~)", "DIR"),
+    Option(
+        "--trust-project-hooks",
+        "store_true",
+        "trust every project hook file (and the Python modules they name) for this run",
+    ),
+    Option(
+        "--trust-store",
+        "store",
+        "the trust store file (default: $XDG_STATE_HOME/agent_hooks/trust.json)",
+        "PATH",
+    ),
+)
+"""The options that say which hooks to load (shared by ``run`` and ``serve``), in
+``--help`` order."""
+
+RUN_OPTIONS: tuple[Option, ...] = (
+    *LOAD_OPTIONS,
+    Option(
+        "--report",
+        "store_true",
+        "print a JSON report instead: the decision and, per handler, how it ran",
+    ),
+    Option(
+        "--fail-closed",
+        "store_true",
+        "exit 2 (the harness blocks) when the hooks cannot run as configured: a bad "
+        "payload, an unreadable or invalid --config file, a configuration error, an internal "
+        "error",
+    ),
+)
+"""Every option of ``run``, in ``--help`` order."""
+
+_RUN_FLAGS = {option.flag: option for option in RUN_OPTIONS}
+
+_PROJECT_DEFAULT = "$CLAUDE_PROJECT_DIR, else the payload's cwd, else ."
+
+
+def parse_run_args(argv: Sequence[str]) -> SimpleNamespace | None:
+    """The arguments after ``run`` read as its parser reads them, or ``None`` when
+    ``argv`` is not made of plain forms only.
+
+    Plain forms: an option's exact name (``--config``, not an abbreviation), its value
+    as the next argument or after ``=``, not empty and not starting with ``-``; a
+    flag without a value. Anything else (``--help``, ``--``, an abbreviation, a
+    positional argument, a missing value) returns ``None``: the caller then uses the
+    parser, which accepts the same command lines and reports the rest. The result
+    has the attributes the parser sets, ``command`` and ``func`` included.
+    """
+    values = {option.dest: option.default for option in RUN_OPTIONS}
+    i = 0
+    while i < len(argv):
+        flag, eq, value = argv[i].partition("=")
+        option = _RUN_FLAGS.get(flag)
+        if option is None:
+            return None
+        i += 1
+        if option.action == "store_true":
+            if eq:
+                return None
+            values[option.dest] = True
+            continue
+        if not eq:
+            if i == len(argv):
+                return None
+            value = argv[i]
+            i += 1
+        if not value or value.startswith("-"):
+            return None
+        if option.action == "append":
+            values[option.dest].append(value)
+        else:
+            values[option.dest] = value
+    return SimpleNamespace(command="run", func=run_hooks, **values)
 
 
 def register(subparsers: Any) -> None:
@@ -38,64 +175,33 @@ def register(subparsers: Any) -> None:
         "an opinion. Exit status 0; 1 for a payload that is not a JSON object or names no known "
         "event. Diagnostics go to stderr.",
     )
-    add_load_options(run)
-    run.add_argument(
-        "--report",
-        action="store_true",
-        help="print a JSON report instead: the decision and, per handler, how it ran",
-    )
-    run.add_argument(
-        "--fail-closed",
-        action="store_true",
-        help="exit 2 (the harness blocks) when the hooks cannot run as configured: a bad "
-        "payload, an unreadable or invalid --config file, a configuration error, an internal "
-        "error",
-    )
+    _add_options(run, RUN_OPTIONS, project_default=_PROJECT_DEFAULT)
     run.set_defaults(func=run_hooks)
 
 
 def add_load_options(
-    parser: argparse.ArgumentParser,
-    project_default: str = "$CLAUDE_PROJECT_DIR, else the payload's cwd, else .",
+    parser: argparse.ArgumentParser, project_default: str = _PROJECT_DEFAULT
 ) -> None:
     """The options that say which hooks to load (shared by ``run`` and ``serve``)."""
-    parser.add_argument(
-        "--config",
-        action="append",
-        default=[],
-        metavar="PATH",
-        help="a hook file to load (repeatable; any supported format, detected)",
-    )
-    parser.add_argument(
-        "--format", metavar="FORMAT", help="the format of every --config file (default: detected)"
-    )
-    parser.add_argument(
-        "--project-dir",
-        metavar="DIR",
-        help=f"the project root: project files need trust (default: {project_default})",
-    )
-    parser.add_argument(
-        "--discover",
-        action="store_true",
-        help="also load the standard hook locations (off by default: a harness that calls "
-        "agent-hooks from its own settings would run its own hooks twice)",
-    )
-    parser.add_argument(
-        "--home", metavar="DIR", help="the home directory for --discover (default: ~)"
-    )
-    parser.add_argument(
-        "--trust-project-hooks",
-        action="store_true",
-        help="trust every project hook file (and the Python modules they name) for this run",
-    )
-    parser.add_argument(
-        "--trust-store",
-        metavar="PATH",
-        help="the trust store file (default: $XDG_STATE_HOME/agent_hooks/trust.json)",
-    )
+    _add_options(parser, LOAD_OPTIONS, project_default=project_default)
 
 
-def load_hooks(args: argparse.Namespace, project: str | None) -> tuple[LoadedConfig, list[str]]:
+def _add_options(
+    parser: argparse.ArgumentParser, options: Sequence[Option], *, project_default: str
+) -> None:
+    for option in options:
+        kwargs: dict[str, Any] = {
+            "action": option.action,
+            "help": option.help.format(project_default=project_default),
+        }
+        if option.metavar is not None:
+            kwargs["metavar"] = option.metavar
+        if option.action == "append":
+            kwargs["default"] = []
+        parser.add_argument(option.flag, **kwargs)
+
+
+def load_hooks(args: Namespace, project: str | None) -> tuple[LoadedConfig, list[str]]:
     """The configuration ``args`` name, and the ``--config`` paths that do not exist.
 
     Raises:
@@ -122,7 +228,7 @@ def load_hooks(args: argparse.Namespace, project: str | None) -> tuple[LoadedCon
     return combine(parts), missing
 
 
-def run_hooks(args: argparse.Namespace) -> int:
+def run_hooks(args: Namespace) -> int:
     """The ``run`` command."""
     try:
         return _run(args)
@@ -149,7 +255,7 @@ def _emit(obj: Any) -> None:
     sys.stdout.buffer.flush()
 
 
-def _run(args: argparse.Namespace) -> int:
+def _run(args: Namespace) -> int:
     from .._errors import InvalidPayloadError, UnknownEventError
     from .._wire import decode_input
 

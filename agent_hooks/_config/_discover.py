@@ -34,12 +34,13 @@ import attrs
 
 from .._kinds import HandlerKinds
 from .._trust import TrustPolicy, TrustStore
-from ._claude import Plugin, load_claude
+from ._claude import load_claude
 from ._codex import load_codex_dir
 from ._common import LoadedConfig, combine
 from ._deepagents import load_deepagents_dir
 from ._docker import load_docker
 from ._hel import load_hel
+from ._plugin import Plugin
 
 __all__ = ["ECOSYSTEMS", "PROJECT_HOOK_FILES", "discover", "project_hook_files"]
 

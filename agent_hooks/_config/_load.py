@@ -25,20 +25,16 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Mapping
-from pathlib import Path
 
 import attrs
 
 from .._dialects import CLAUDE
 from .._kinds import HandlerKinds
+from .._lazy import submodule
 from .._trust import TrustPolicy, TrustStore
 from . import _common
-from ._claude import Plugin, hooks_file_builder, load_claude_plugin, load_claude_settings
-from ._codex import load_codex, load_codex_toml
+from ._claude import hooks_file_builder
 from ._common import LoadedConfig, is_inside, json_has_hooks, load_source
-from ._deepagents import load_deepagents
-from ._docker import load_docker_agent, load_docker_dropin, load_docker_settings
-from ._hel import load_hel
 
 __all__ = ["FORMATS", "detect_format", "load"]
 
@@ -66,10 +62,28 @@ FORMATS = {
 _PROJECT_DIRS = (".claude", ".deepagents", ".hel", ".codex")
 
 
+def _components(path: str | os.PathLike[str]) -> list[str]:
+    """The names in ``path`` after its drive and root, split as :mod:`pathlib` splits them
+    (empty and ``.`` components dropped), without importing it: ``Path(path).name`` is the
+    last, ``Path(path).parent.name`` the one before."""
+    rest = os.path.splitdrive(os.fspath(path))[1]
+    if os.altsep:
+        rest = rest.replace(os.altsep, os.sep)
+    return [part for part in rest.split(os.sep) if part and part != "."]
+
+
+def _suffix(name: str) -> str:
+    """``PurePath(name).suffix``: the last ``.ext`` of a file name, ``""`` for none."""
+    i = name.rfind(".")
+    return name[i:] if 0 < i < len(name) - 1 else ""
+
+
 def detect_format(path: str | os.PathLike[str], data: bytes | None = None) -> str:
     """The format of a hook file, from its name, its directory, and (when given) its bytes."""
-    p = Path(path)
-    name, parent, suffix = p.name, p.parent.name, p.suffix.lower()
+    parts = _components(path)
+    name = parts[-1] if parts else ""
+    parent = parts[-2] if len(parts) > 1 else ""
+    suffix = _suffix(name).lower()
     if suffix in (".yaml", ".yml"):
         if parent == "hooks.d":
             return "docker-dropin"
@@ -120,6 +134,8 @@ def _yaml_keys(data: bytes | None) -> set[str] | None:
 
 def _infer_project(path: str, home: str | None) -> str | None:
     """``/repo/.claude/settings.json`` -> ``/repo`` (not for the home directory's files)."""
+    from pathlib import Path
+
     p = Path(os.path.abspath(path))
     if p.parent.name not in _PROJECT_DIRS:
         return None
@@ -194,13 +210,14 @@ def load(
     return attrs.evolve(config, recipe=recipe)
 
 
-_SCOPED_LOADERS: Mapping[str, Callable[..., LoadedConfig]] = {
-    "claude-settings": load_claude_settings,
-    "deepagents": load_deepagents,
-    "codex-json": load_codex,
-    "codex-toml": load_codex_toml,
+_SCOPED_LOADERS: Mapping[str, tuple[str, str]] = {
+    "claude-settings": ("_claude", "load_claude_settings"),
+    "deepagents": ("_deepagents", "load_deepagents"),
+    "codex-json": ("_codex", "load_codex"),
+    "codex-toml": ("_codex", "load_codex_toml"),
 }
-"""Formats whose loader takes (path, scope, project_dir, trust, precedence, kinds, data)."""
+"""Formats whose loader takes (path, scope, project_dir, trust, precedence, kinds, data):
+its module and name. Each format's module is imported when a file of it is loaded."""
 
 
 def _dispatch(
@@ -217,7 +234,9 @@ def _dispatch(
 ) -> LoadedConfig:
     scoped = _SCOPED_LOADERS.get(fmt)
     if scoped is not None:  # the loaders that share one signature
-        return scoped(
+        module, name = scoped
+        loader: Callable[..., LoadedConfig] = getattr(submodule(__package__, module), name)
+        return loader(
             label,
             scope=scope,
             project_dir=pdir,
@@ -227,6 +246,10 @@ def _dispatch(
             data=data,
         )
     if fmt == "claude-plugin":
+        from pathlib import Path
+
+        from ._plugin import Plugin, load_claude_plugin
+
         root = str(Path(os.path.abspath(label)).parent.parent)
         plugin = Plugin(
             root=root,
@@ -237,11 +260,17 @@ def _dispatch(
             plugin, project_dir=pdir, precedence=precedence, kinds=kinds, data=data, trust=trust
         )
     if fmt == "hel":
+        from pathlib import Path
+
+        from ._hel import load_hel
+
         project = pdir or str(Path(os.path.abspath(label)).parent.parent)
         return load_hel(
             project, path=label, trust=trust, precedence=precedence, kinds=kinds, data=data
         )
     if fmt == "docker-agent":
+        from ._docker import load_docker_agent
+
         return load_docker_agent(
             label,
             agent=agent,
@@ -253,8 +282,12 @@ def _dispatch(
             data=data,
         )
     if fmt == "docker-settings":
+        from ._docker import load_docker_settings
+
         return load_docker_settings(label, precedence=precedence, kinds=kinds, data=data)
     if fmt == "docker-dropin":
+        from ._docker import load_docker_dropin
+
         return load_docker_dropin(label, precedence=precedence, kinds=kinds, data=data)
     # claude-hooks: a stand-alone Claude-shaped hooks file
     sc = scope or ("project" if pdir is not None and is_inside(label, pdir) else "explicit")

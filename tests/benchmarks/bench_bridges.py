@@ -19,16 +19,33 @@ the per-round ratios):
 (b) ``run``: ``agent-hooks run --config cfg.json`` (the console script, as a harness
     calls it; process start, imports, config load, dispatch of one Python callback,
     answer) against a bare ``python -c pass`` of the same interpreter. Target <= 2.5x.
+    Info rows, timed in the same rounds against the same ``python -c pass``: the
+    floor that the required dependencies set, whatever agent_hooks does:
+    ``python -c "import attrs"``, ``"import anyio"``, ``"import asyncio"`` (what
+    ``anyio.run`` starts), and ``import attrs, anyio; anyio.run(<empty coroutine>)``,
+    the dependencies of a dispatch doing nothing; then ``run`` against that floor.
 
 "The interpreter" is ``sys.executable`` (the one ``agent-hooks`` runs on). When
 ``python3`` on ``PATH`` is a different program (a pyenv shim is a shell script
 that adds ~100 ms), info rows show the ratios against it too; they are not the
 verdict.
+
+Bytecode: the package and the hook module are byte-compiled first (as ``pip install``
+does), so that a checkout run with ``PYTHONDONTWRITEBYTECODE`` does not time the
+compilation of every module edited since its last ``.pyc``.
+
+``--importtime`` runs ``run`` once under ``python -X importtime`` and lists the modules
+it imports (cumulative, top 25), then the modules it imports beyond the floor (those
+``import attrs, anyio; anyio.run(...)`` does not import), by self time: what is left
+to cut. Modules imported through ``importlib.import_module`` (anyio's event-loop
+backend, the hook module) are not in ``-X importtime``'s report.
 """
 
 from __future__ import annotations
 
 import argparse
+import compileall
+import functools
 import http.client
 import json
 import os
@@ -86,6 +103,18 @@ CONFIG = {
 EXPECTED = {
     "hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": "checked by guard"}
 }
+
+FLOOR_CODE = "import attrs, anyio\n\nasync def main():\n    pass\n\nanyio.run(main)"
+"""The required dependencies of a dispatch, doing nothing: attrs (the typed events) and
+an anyio event loop (the dispatch), started and stopped."""
+
+# Info rows of (b): (label, python -c code), timed in every round after `python -c pass`.
+FLOOR_ROWS: tuple[tuple[str, str], ...] = (
+    ('python -c "import attrs"', "import attrs"),
+    ('python -c "import anyio"', "import anyio"),
+    ('python -c "import asyncio"', "import asyncio"),
+    ("attrs + anyio.run(empty coroutine): the floor", FLOOR_CODE),
+)
 
 
 def _spawn(argv: list[str], data: bytes = b"") -> bytes:
@@ -146,11 +175,22 @@ def start_server(workdir: str, env: dict[str, str]) -> tuple[subprocess.Popen[by
     raise RuntimeError("the server did not start")
 
 
+def byte_compile(*modules: str) -> None:
+    """Write the ``.pyc`` of the agent_hooks package and of ``modules`` (files), as
+    ``pip install`` does for an installed package."""
+    import agent_hooks
+
+    compileall.compile_dir(os.path.dirname(agent_hooks.__file__), quiet=1)
+    for module in modules:
+        compileall.compile_file(module, quiet=1)
+
+
 def bench(rounds: int, requests: int) -> dict[str, float]:
     tmp = tempfile.mkdtemp(prefix="agent-hooks-bench-")
     try:
         with open(os.path.join(tmp, "guard.py"), "w") as f:
             f.write(HOOK_MODULE)
+        byte_compile(os.path.join(tmp, "guard.py"))
         with open(os.path.join(tmp, "hook.py"), "w") as f:
             f.write(HOOK_SCRIPT)
         with open(os.path.join(tmp, "hooks.json"), "w") as f:
@@ -188,6 +228,8 @@ def bench(rounds: int, requests: int) -> dict[str, float]:
             spawn: list[float] = []
             run: list[float] = []
             bare: list[float] = []
+            floors: list[list[float]] = [[] for _ in FLOOR_ROWS]
+            floor_ratios: list[list[float]] = [[] for _ in FLOOR_ROWS]
             shim_pass: list[float] = []
             serve_ratio: list[float] = []
             run_ratio: list[float] = []
@@ -207,6 +249,10 @@ def bench(rounds: int, requests: int) -> dict[str, float]:
                         times[2] = t_run
                         bare.append(t_pass)
                         run_ratio.append(t_run / t_pass)
+                        for k, (_, code) in enumerate(FLOOR_ROWS):
+                            t_floor = _timed(functools.partial(_spawn, [exe, "-c", code]))
+                            floors[k].append(t_floor)
+                            floor_ratios[k].append(t_floor / t_pass)
                 serve_all += per_request
                 serve_round.append(times[0])
                 spawn.append(times[1])
@@ -228,6 +274,12 @@ def bench(rounds: int, requests: int) -> dict[str, float]:
             "pass_median": statistics.median(bare),
             "run_ratio": statistics.median(run_ratio),
         }
+        for k in range(len(FLOOR_ROWS)):
+            result[f"floor{k}_median"] = statistics.median(floors[k])
+            result[f"floor{k}_ratio"] = statistics.median(floor_ratios[k])
+        # run against the floor (the last row), per round
+        floor_of_run = [t / f for t, f in zip(run, floors[-1], strict=True)]
+        result["run_over_floor"] = statistics.median(floor_of_run)
         if shim_pass:
             result["shim_pass_median"] = statistics.median(shim_pass)
         return result
@@ -235,8 +287,24 @@ def bench(rounds: int, requests: int) -> dict[str, float]:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def _importtime_rows(
+    argv: list[str], env: dict[str, str], data: bytes = b""
+) -> list[tuple[int, int, str]]:
+    """``(cumulative us, self us, name)`` of every module ``argv`` imports, in import
+    order (the name keeps the indentation that shows who imported it)."""
+    proc = subprocess.run(argv, input=data, capture_output=True, env=env, check=True)
+    rows = []
+    for line in proc.stderr.decode().splitlines():
+        if not line.startswith("import time:") or "cumulative" in line:
+            continue
+        parts = line[len("import time:") :].split("|")
+        rows.append((int(parts[1]), int(parts[0]), parts[2].rstrip()))
+    return rows
+
+
 def importtime() -> None:
-    """Where ``agent-hooks run`` spends its start-up (``-X importtime``, cumulative, top 25)."""
+    """Where ``agent-hooks run`` spends its start-up (``-X importtime``): cumulative, top 25;
+    then the modules it imports beyond the floor (:data:`FLOOR_CODE`), by self time."""
     tmp = tempfile.mkdtemp(prefix="agent-hooks-bench-")
     try:
         with open(os.path.join(tmp, "guard.py"), "w") as f:
@@ -244,30 +312,33 @@ def importtime() -> None:
         with open(os.path.join(tmp, "hooks.json"), "w") as f:
             json.dump(CONFIG, f)
         os.mkdir(os.path.join(tmp, "project"))
+        byte_compile(os.path.join(tmp, "guard.py"))
+        env = {**os.environ, "XDG_STATE_HOME": tmp}
         argv = [sys.executable, "-X", "importtime", "-m", "agent_hooks", "run"]
         argv += ["--config", os.path.join(tmp, "hooks.json")]
         argv += ["--project-dir", os.path.join(tmp, "project")]
-        proc = subprocess.run(
-            argv,
-            input=PAYLOAD_BYTES,
-            capture_output=True,
-            env={**os.environ, "XDG_STATE_HOME": tmp},
-            check=True,
-        )
+        rows = _importtime_rows(argv, env, PAYLOAD_BYTES)
+        floor = _importtime_rows([sys.executable, "-X", "importtime", "-c", FLOOR_CODE], env)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    rows = []
-    for line in proc.stderr.decode().splitlines():
-        if not line.startswith("import time:") or "cumulative" in line:
-            continue
-        parts = line[len("import time:") :].split("|")
-        self_us, cum_us, name = int(parts[0]), int(parts[1]), parts[2]
-        rows.append((cum_us, self_us, name.rstrip()))
     total_self = sum(r[1] for r in rows)
-    print(f"\n-X importtime of `agent-hooks run` (total self time {total_self / 1000:.1f} ms):")
+    print(
+        f"\n-X importtime of `agent-hooks run` ({len(rows)} modules, total self time "
+        f"{total_self / 1000:.1f} ms):"
+    )
     print(f"{'cumulative ms':>14} {'self ms':>8}  module")
     for cum, self_us, name in sorted(rows, reverse=True)[:25]:
         print(f"{cum / 1000:14.1f} {self_us / 1000:8.1f}  {name}")
+    in_floor = {name.strip() for _, _, name in floor}
+    beyond = [(self_us, name.strip()) for _, self_us, name in rows if name.strip() not in in_floor]
+    print(
+        f"\nBeyond the floor (attrs + anyio.run: {len(floor)} modules, "
+        f"{sum(r[1] for r in floor) / 1000:.1f} ms self), `run` imports {len(beyond)} modules, "
+        f"{sum(b[0] for b in beyond) / 1000:.1f} ms self; the top 25 by self time:"
+    )
+    print(f"{'self ms':>8}  module")
+    for self_us, name in sorted(beyond, reverse=True)[:25]:
+        print(f"{self_us / 1000:8.1f}  {name}")
 
 
 def main() -> None:
@@ -304,6 +375,14 @@ def main() -> None:
         f"{'PASS' if r['run_ratio'] <= 2.5 else 'MISS'}"
     )
     print(f"{'    python -c pass (same interpreter)':<62} {_ms(r['pass_median'])}")
+    for k, (label, _) in enumerate(FLOOR_ROWS):
+        print(
+            f"{'    (info) ' + label:<62} {_ms(r[f'floor{k}_median'])}  "
+            f"{r[f'floor{k}_ratio']:7.2f}  (it / python -c pass)"
+        )
+    print(
+        f"{'    (info) run against the floor':<62} {'':>9}  {r['run_over_floor']:7.2f}  (run / floor)"
+    )
     if "shim_pass_median" in r:
         shim = r["shim_pass_median"]
         print(

@@ -1,0 +1,55 @@
+"""Notification: its input and output classes.
+
+The agent sends a notification.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import attrs
+
+from ..._model import HookInput, HookOutput, meta
+from ..._names import HookEvent
+from . import NOTIFICATION_MESSAGE
+
+__all__ = ["NotificationInput", "NotificationOutput"]
+
+
+@attrs.frozen(kw_only=True)
+class NotificationOutput(HookOutput):
+    """Answer to Notification: nothing beyond the universal fields.
+
+    Notifications cannot be blocked or changed; ``terminal_sequence`` is still emitted.
+    """
+
+    event: ClassVar[HookEvent | None] = HookEvent.NOTIFICATION
+
+
+@attrs.frozen(kw_only=True)
+class NotificationInput(HookInput[NotificationOutput]):
+    """The host sends a notification (Docker Agent: an error or warning).
+
+    Matcher field: ``notification_type``.
+    """
+
+    event: ClassVar[HookEvent] = HookEvent.NOTIFICATION
+    output_type: ClassVar[type[HookOutput]] = NotificationOutput
+
+    message: str | None = attrs.field(default=None, metadata=meta("The notification text."))
+    title: str | None = attrs.field(default=None, metadata=meta("Notification title, if any."))
+    notification_type: str | None = attrs.field(
+        default=None,
+        metadata=meta(
+            "Which notification fired: ``permission_prompt``, ``idle_prompt``, "
+            "``auth_success``, ``elicitation_dialog``, ``elicitation_url_dialog``, "
+            "``elicitation_complete``, ``elicitation_response``, ``agent_needs_input``, "
+            "``agent_completed``; Deep Agents Code also ``cache_expiring``."
+        ),
+    )
+    notification_level: str | None = attrs.field(
+        default=None, metadata=meta("Docker Agent: ``error`` or ``warning``.")
+    )
+    notification_message: str | None = attrs.field(
+        default=None, metadata=meta(NOTIFICATION_MESSAGE)
+    )

@@ -12,40 +12,60 @@ PostToolUseFailure when the tool raised) -> ToolResponseTransform, which rewrite
 what the model finally sees.
 
 What the helpers return is defined in :mod:`agent_hooks._outcomes`, imported when a
-helper runs: a session that only dispatches never creates those classes.
+helper runs (or the class is named): a session that only dispatches never creates
+those classes.
 """
 
 from __future__ import annotations
 
 import inspect
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import anyio
 import attrs
+
+import agent_hooks
 
 from . import _events as ev
 from ._diagnostics import Diagnostic, DiagnosticCode, Severity
 from ._model import HookInput, HookOutput
 
 if TYPE_CHECKING:
-    from ._outcomes import (
-        PermissionAnswer,
-        PermissionCallback,
-        PermissionPrompt,
-        PromptOutcome,
-        StopOutcome,
-        Tool,
-        ToolCallOutcome,
-        TurnOutcome,
-    )
     from ._registry import Execution
     from ._session import Decision
 
 __all__ = ["LifecycleMixin"]
 
 O = TypeVar("O", bound=HookOutput)
+
+# The helpers' result classes are named through the package (``agent_hooks.TurnOutcome``),
+# which imports them on first use: annotations stay resolvable (``typing.get_type_hints``)
+# without this module creating those classes.
+PermissionCallback = Callable[
+    ["agent_hooks.PermissionPrompt"],
+    "Awaitable[agent_hooks.PermissionAnswer | bool] | agent_hooks.PermissionAnswer | bool",
+]
+Tool = Callable[[Mapping[str, Any]], Any]
+
+_OUTCOMES = frozenset(
+    {
+        "PermissionAnswer",
+        "PermissionPrompt",
+        "PromptOutcome",
+        "StopOutcome",
+        "ToolCallOutcome",
+        "TurnOutcome",
+    }
+)
+
+
+def __getattr__(name: str) -> Any:
+    """The result classes under their former home (they live in :mod:`._outcomes`)."""
+    if name in _OUTCOMES:
+        return getattr(agent_hooks, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _jsonable(value: Any) -> Any:
@@ -93,7 +113,7 @@ class LifecycleMixin:
         tool_use_id: str | None = None,
         permission: PermissionCallback | None = None,
         raise_errors: bool = False,
-    ) -> ToolCallOutcome:
+    ) -> agent_hooks.ToolCallOutcome:
         """Run one tool call with its hooks, in the harnesses' order.
 
         ``tool`` is called with the input actually used (sync or async). A tool
@@ -261,8 +281,10 @@ class LifecycleMixin:
 
     @staticmethod
     async def _ask_permission(
-        callback: PermissionCallback | None, prompt: PermissionPrompt, diags: list[Diagnostic]
-    ) -> PermissionAnswer:
+        callback: PermissionCallback | None,
+        prompt: agent_hooks.PermissionPrompt,
+        diags: list[Diagnostic],
+    ) -> agent_hooks.PermissionAnswer:
         from ._outcomes import PermissionAnswer
 
         if callback is None:
@@ -290,7 +312,7 @@ class LifecycleMixin:
 
     # ------------------------------------------------------------- turns
 
-    async def submit_prompt(self, prompt: str) -> PromptOutcome:
+    async def submit_prompt(self, prompt: str) -> agent_hooks.PromptOutcome:
         """UserPromptSubmit: block the prompt, add context for this turn, suppress the original."""
         from ._outcomes import PromptOutcome
 
@@ -307,17 +329,17 @@ class LifecycleMixin:
             decision=d,
         )
 
-    async def turn_start(self) -> TurnOutcome:
+    async def turn_start(self) -> agent_hooks.TurnOutcome:
         """TurnStart: context for this turn only."""
         return _turn(await self.dispatch(ev.TurnStartInput()))
 
-    async def turn_end(self, reason: str | None = None) -> TurnOutcome:
+    async def turn_end(self, reason: str | None = None) -> agent_hooks.TurnOutcome:
         """TurnEnd, whatever ended the turn."""
         return _turn(await self.dispatch(ev.TurnEndInput(reason=reason)))
 
     async def before_llm_call(
         self, messages: Sequence[Any] | None = None, **fields: Any
-    ) -> TurnOutcome:
+    ) -> agent_hooks.TurnOutcome:
         """BeforeLLMCall: a block stops the run; hooks may rewrite the messages."""
         d = await self.dispatch(ev.BeforeLLMCallInput(messages=messages, **fields))
         rewritten = d.output.messages
@@ -325,11 +347,13 @@ class LifecycleMixin:
             rewritten = getattr(d.input, "messages", None)
         return attrs.evolve(_turn(d), rewritten=rewritten)
 
-    async def after_llm_call(self, **fields: Any) -> TurnOutcome:
+    async def after_llm_call(self, **fields: Any) -> agent_hooks.TurnOutcome:
         """AfterLLMCall (usage, cost, model_id, stop_response ...)."""
         return _turn(await self.dispatch(ev.AfterLLMCallInput(**fields)))
 
-    async def check_stop(self, last_assistant_message: str | None = None) -> StopOutcome:
+    async def check_stop(
+        self, last_assistant_message: str | None = None
+    ) -> agent_hooks.StopOutcome:
         """Stop: whether the agent may end its turn or must continue with feedback.
 
         The session sets ``stop_hook_active`` and enforces the continuation cap.
@@ -352,7 +376,9 @@ class LifecycleMixin:
 
     # ----------------------------------------------------------- session
 
-    async def start(self, source: str = "startup", *, model: str | None = None) -> TurnOutcome:
+    async def start(
+        self, source: str = "startup", *, model: str | None = None
+    ) -> agent_hooks.TurnOutcome:
         """SessionStart: context that persists for the session (kept in
         :attr:`persistent_context` too, plain-stdout context included)."""
         d = await self.dispatch(ev.SessionStartInput(source=source, model=model))
@@ -360,13 +386,13 @@ class LifecycleMixin:
             self.persistent_context.append(d.output.additional_context)
         return _turn(d)
 
-    async def end(self, reason: str = "other") -> TurnOutcome:
+    async def end(self, reason: str = "other") -> agent_hooks.TurnOutcome:
         """SessionEnd: runs shielded within the registry's ``session_end_timeout``,
         even while the agent is being cancelled."""
         return _turn(await self.dispatch(ev.SessionEndInput(reason=reason)))
 
 
-def _turn(d: Decision[Any]) -> TurnOutcome:
+def _turn(d: Decision[Any]) -> agent_hooks.TurnOutcome:
     from ._outcomes import TurnOutcome
 
     return TurnOutcome(

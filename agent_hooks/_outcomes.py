@@ -8,7 +8,7 @@ helpers import this module when one of them runs.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Literal
 
 import attrs
@@ -20,11 +20,9 @@ if TYPE_CHECKING:
 
 __all__ = [
     "PermissionAnswer",
-    "PermissionCallback",
     "PermissionPrompt",
     "PromptOutcome",
     "StopOutcome",
-    "Tool",
     "ToolCallOutcome",
     "TurnOutcome",
 ]
@@ -56,12 +54,6 @@ class PermissionAnswer:
     allow: bool
     message: str | None = None
     updated_input: Mapping[str, Any] | None = None
-
-
-PermissionCallback = Callable[
-    [PermissionPrompt], "Awaitable[PermissionAnswer | bool] | PermissionAnswer | bool"
-]
-Tool = Callable[[Mapping[str, Any]], Any]
 
 
 @attrs.frozen(kw_only=True)

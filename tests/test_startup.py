@@ -318,3 +318,19 @@ def test_python_hooks_keep_the_millisecond_timeout_diagnostic(
     assert node is not None and node.timeout == seconds
     codes = {d.code for d in ctx.diagnostics}
     assert (DiagnosticCode.TIMEOUT_LOOKS_LIKE_MS in codes) is flagged
+
+
+def test_lifecycle_helpers_keep_resolvable_annotations() -> None:
+    import typing
+
+    import agent_hooks
+    from agent_hooks import _lifecycle
+
+    hints = typing.get_type_hints(agent_hooks.Session.call_tool)
+    assert hints["return"] is agent_hooks.ToolCallOutcome
+    callback_args = typing.get_args(typing.get_args(hints["permission"])[0])
+    assert callback_args[0] == [agent_hooks.PermissionPrompt]
+    assert typing.get_type_hints(agent_hooks.Session.check_stop)["return"] is (
+        agent_hooks.StopOutcome
+    )
+    assert _lifecycle.PermissionAnswer is agent_hooks.PermissionAnswer  # the former home

@@ -53,6 +53,8 @@ import anyio.abc
 import anyio.lowlevel
 import attrs
 
+from ._limits import default_process_limit
+
 try:
     import sniffio
 except ImportError:  # pragma: no cover - trio depends on sniffio: without it, only asyncio
@@ -692,21 +694,3 @@ def scrub_env(
         for name, value in environ.items()
         if not any(needle in name.upper() for needle in needles)
     }
-
-
-def default_process_limit() -> int:
-    """Default number of hook processes allowed to run at the same time.
-
-    Hook scripts mostly wait (on I/O, on the network, on interpreter start-up)
-    rather than compute, so the limit is ``4 * usable CPUs``, at least 16 (small
-    machines and containers still run a typical burst of hooks in one wave) and at most 64 (each process
-    holds 3 pipe descriptors plus backend bookkeeping; 64 stays far below the
-    common 1024 descriptor limit and avoids fork storms on big machines).
-    Usable CPUs are the ones this process may run on (``sched_getaffinity``)
-    when the platform tells, else ``os.cpu_count()``.
-    """
-    try:
-        cpus = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        cpus = os.cpu_count() or 1
-    return min(64, max(16, 4 * max(cpus, 1)))

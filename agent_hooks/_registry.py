@@ -251,7 +251,7 @@ class CompiledRegistry:
         token = anyio.lowlevel.current_token()
         limiter = self._limiters.get(token)
         if limiter is None:
-            from ._process import default_process_limit
+            from ._limits import default_process_limit
 
             if len(self._limiters) > 16:  # loops come and go (tests, anyio.run calls)
                 self._limiters.clear()

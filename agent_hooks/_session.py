@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-import shlex
 import tempfile
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -238,6 +237,8 @@ class Session(LifecycleMixin):
         assignments are skipped; later assignments win."""
         if self.env_file is None:
             return {}
+        import shlex  # (only here: not on the start-up path of `agent-hooks run`)
+
         try:
             with open(self.env_file, encoding="utf-8", errors="replace") as f:
                 text = f.read()

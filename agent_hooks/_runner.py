@@ -95,7 +95,7 @@ class AnyioRunner:
 
     async def one(self, fn: Callable[[A], Awaitable[R]], arg: A, seconds: float) -> R | None:
         result: R | None = None
-        with self._move_on_after(seconds):
+        with self._move_on_after(max(0.0, seconds)):  # (trio refuses a negative delay)
             result = await fn(arg)
         return result
 
@@ -109,7 +109,7 @@ class AnyioRunner:
         async def run(i: int, fn: Callable[[Any], Awaitable[Any]], arg: Any, t: float) -> None:
             slots[i] = await fn(arg) if shared else await self.one(fn, arg, t)
 
-        with self._move_on_after(deadlines.pop() if shared else math.inf):
+        with self._move_on_after(max(0.0, deadlines.pop()) if shared else math.inf):
             async with self._task_group() as tg:
                 for i in range(1, len(jobs)):
                     tg.start_soon(run, i, *jobs[i])

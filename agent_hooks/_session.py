@@ -58,6 +58,9 @@ class _CallTemplate:
         self.node_env = node_env  # held, so that the id in the template's key stays its own
 
 
+_CallKey = tuple[HookEvent, int, int, float]
+"""A call template's key: event, node environment (id), dialect (id), timeout."""
+
 _Step = tuple[CompiledNode, EventSpec, HookCall, float, float, "DispatchInfo | None"]
 """One node's run: node, event row, call, start time, timeout, dispatch being observed."""
 
@@ -175,7 +178,8 @@ class Session(LifecycleMixin):
         self._runner: Runner = AnyioRunner()
         self._limiter: anyio.CapacityLimiter | None = None
         self._memo: dict[Any, Any] = {}
-        self._calls: dict[tuple[HookEvent, int, int, float], _CallTemplate] = {}
+        self._calls: dict[_CallKey, _CallTemplate] = {}
+        self._calls_limit = 4 * sum(len(nodes) for nodes in compiled.nodes.values()) + 64
         self._pending: list[HandlerResult] = []
         self._rewake: list[str] = []
         self._running = 0
@@ -197,6 +201,7 @@ class Session(LifecycleMixin):
 
     async def __aenter__(self) -> Session:
         self._limiter = self._compiled.process_limiter()
+        self._calls.clear()  # calls hold the limiter of the loop they were made in
         if "CLAUDE_ENV_FILE" not in self.env:
             fd, path = tempfile.mkstemp(prefix="agent_hooks-env-", suffix=".sh")
             os.close(fd)
@@ -459,7 +464,7 @@ class Session(LifecycleMixin):
     ) -> list[HandlerResult]:
         jobs: list[Job] = []
         job = self._job
-        calls: dict[int, HookCall] = {}  # handlers alike share their call
+        calls: dict[_CallKey, HookCall] = {}  # handlers alike share their call
         for cn in nodes:
             timeout = cn.timeout if budget is None else min(cn.timeout, budget)
             step = self._step(cn, spec, input, timeout, seen, calls)
@@ -516,7 +521,7 @@ class Session(LifecycleMixin):
         input: HookInput[Any],
         timeout: float,
         seen: DispatchInfo | None,
-        calls: dict[int, HookCall] | None = None,
+        calls: dict[_CallKey, HookCall] | None = None,
     ) -> _Step:
         """What :meth:`_job` needs to run one node (built just before it starts).
 
@@ -525,14 +530,18 @@ class Session(LifecycleMixin):
         """
         key = (spec.event, id(cn.env), id(cn.dialect), timeout)
         template = self._calls.get(key)
-        if template is None or template.env_source is not self.env:
+        if (
+            template is None
+            or template.env_source is not self.env
+            or template.call.project_dir is not self.project_dir
+        ):
             template = self._call_template(cn, spec, input, timeout, key)
         if calls is None:
             call = replace_trusted(template.call, {"input": input})
         else:
-            made = calls.get(id(template))
+            made = calls.get(key)
             if made is None:
-                made = calls[id(template)] = replace_trusted(template.call, {"input": input})
+                made = calls[key] = replace_trusted(template.call, {"input": input})
             call = made
         if seen is not None:
             status = cn.node.status_message or f"Running {spec.event.value} hook"
@@ -545,10 +554,14 @@ class Session(LifecycleMixin):
         spec: EventSpec,
         input: HookInput[Any],
         timeout: float,
-        key: tuple[HookEvent, int, int, float],
+        key: _CallKey,
     ) -> _CallTemplate:
-        """The part of a node's :class:`HookCall` that is the same at every dispatch."""
-        if len(self._calls) > 4 * len(self._compiled.nodes) + 64:
+        """The part of a node's :class:`HookCall` that is the same at every dispatch.
+
+        Templates are made again when the session's ``env`` or ``project_dir`` is
+        replaced, and forgotten when the session opens (a new loop, a new limiter).
+        """
+        if len(self._calls) > self._calls_limit:
             self._calls.clear()  # budgets other than the handlers' own timeouts vary
         call = HookCall(
             input=input,

@@ -18,7 +18,6 @@ Rules kept by every event class:
 from __future__ import annotations
 
 import enum
-import functools
 import types
 from collections.abc import Mapping
 from typing import Any, ClassVar, Generic, Literal, TypeVar
@@ -280,6 +279,9 @@ def replace_trusted(obj: _A, changes: Mapping[str, Any]) -> _A:
     the session envelope into every input): the copy is made slot by slot, without
     ``__init__``. The model classes have no validators or converters, so nothing is
     skipped; ``changes`` names attributes, not ``__init__`` aliases.
+
+    Raises:
+        TypeError: the class keeps its fields outside slots (not a slotted attrs class).
     """
     cls = type(obj)
     replace = _REPLACERS.get(cls)
@@ -294,11 +296,9 @@ def _compile_replacer(cls: type) -> Any:
     setters: dict[str, Any] = {}
     for a in attrs.fields(cls):
         slot = next((k.__dict__[a.name] for k in cls.__mro__ if a.name in k.__dict__), None)
-        setters[a.name] = (
-            slot.__set__
-            if isinstance(slot, types.MemberDescriptorType)
-            else functools.partial(_set_attribute, a.name)  # pragma: no cover
-        )
+        if not isinstance(slot, types.MemberDescriptorType):
+            raise TypeError(f"replace_trusted needs a slotted class; {cls.__name__} is not")
+        setters[a.name] = slot.__set__
     lines = ["def replace(o, changes):", "    n = new(cls)"]
     lines += [f"    set_{i}(n, o.{name})" for i, name in enumerate(setters)]
     lines += ["    for k, v in changes.items():", "        setters[k](n, v)", "    return n"]
@@ -306,7 +306,3 @@ def _compile_replacer(cls: type) -> Any:
     scope.update({f"set_{i}": setter for i, setter in enumerate(setters.values())})
     exec(compile("\n".join(lines), f"<agent_hooks replace {cls.__name__}>", "exec"), scope)
     return scope["replace"]
-
-
-def _set_attribute(name: str, obj: object, value: Any) -> None:
-    object.__setattr__(obj, name, value)

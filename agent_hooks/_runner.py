@@ -275,9 +275,7 @@ class _GroupExpiry:
         if self.handle is not None:
             self.handle.cancel()
         for expiry in self.expiries:
-            expiry.done = True
-            if expiry.handle is not None:
-                expiry.handle.cancel()
+            expiry.stand_down()
 
 
 def _failed(task: asyncio.Task[Any]) -> bool:

@@ -30,6 +30,7 @@ from typing import Any
 import anyio
 import attrs
 import pytest
+from process_helpers import wait_gone
 
 from agent_hooks import (
     CLAUDE,
@@ -97,32 +98,6 @@ def our_children() -> list[tuple[int, str]]:
         if int(fields[1]) == me:
             found.append((int(entry), fields[0]))
     return found
-
-
-def is_gone(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (OSError, IndexError):
-        return True
-    return state in ("Z", "X")
-
-
-async def wait_gone(pid: int, within: float = 5.0) -> None:
-    try:
-        pidfd = os.pidfd_open(pid)
-    except ProcessLookupError:
-        return
-    try:
-        with anyio.move_on_after(within):
-            await anyio.wait_readable(pidfd)  # readable once the process exited
-    finally:
-        anyio.notify_closing(pidfd)
-        os.close(pidfd)
-    assert is_gone(pid), f"process {pid} survived its hook"
 
 
 def listing(directory: Path, pattern: str = "*") -> list[str]:

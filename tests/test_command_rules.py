@@ -23,6 +23,7 @@ from typing import Any
 import anyio
 import anyio.to_thread
 import pytest
+from process_helpers import read_fifo_line, wait_gone
 
 from agent_hooks import (
     CLAUDE,
@@ -134,54 +135,6 @@ def listing(directory: Path, pattern: str = "*") -> list[str]:
 def read_env(path: Path) -> dict[str, str]:
     data: dict[str, str] = json.loads(path.read_text())
     return data
-
-
-def is_gone(pid: int) -> bool:
-    """True when ``pid`` no longer runs (does not exist, or is a zombie)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (FileNotFoundError, ProcessLookupError, IndexError):
-        return True
-    return state in ("Z", "X")
-
-
-async def wait_gone(pid: int, within: float = 5.0) -> None:
-    """Wait for a killed grandchild to die (it is not our child: use a pidfd)."""
-    try:
-        pidfd = os.pidfd_open(pid)
-    except ProcessLookupError:
-        return
-    try:
-        with anyio.fail_after(within):
-            await anyio.wait_readable(pidfd)
-    finally:
-        anyio.notify_closing(pidfd)
-        os.close(pidfd)
-    assert is_gone(pid)
-
-
-async def read_fifo_line(path: Path) -> bytes:
-    """Read one line a hook writes into the FIFO at ``path`` (no threads)."""
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-    try:
-        data = b""
-        while not data.endswith(b"\n"):
-            await anyio.wait_readable(fd)
-            try:
-                chunk = os.read(fd, 4096)
-            except BlockingIOError:
-                continue
-            if not chunk:
-                break
-            data += chunk
-        return data
-    finally:
-        anyio.notify_closing(fd)
-        os.close(fd)
 
 
 # --------------------------------------------------------------------------- #

@@ -25,6 +25,7 @@ from typing import Any, NoReturn
 import anyio
 import anyio.lowlevel
 import pytest
+from process_helpers import fd_count, read_fifo_line
 
 from agent_hooks import (
     CommandHook,
@@ -53,10 +54,6 @@ def spec(*argv: str, stdin: bytes = b"", timeout: float = 10.0, **kwargs: Any) -
     return ProcessSpec(argv=argv, env=env, cwd=None, stdin=stdin, timeout=timeout, **kwargs)
 
 
-def fd_count() -> int:
-    return len(os.listdir("/proc/self/fd"))
-
-
 def our_children() -> list[int]:
     me = os.getpid()
     found = []
@@ -69,25 +66,6 @@ def our_children() -> list[int]:
             if int(stat.rsplit(")", 1)[1].split()[1]) == me:
                 found.append(int(entry))
     return found
-
-
-async def read_fifo_line(path: Path) -> bytes:
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-    try:
-        data = b""
-        while not data.endswith(b"\n"):
-            await anyio.wait_readable(fd)
-            try:
-                chunk = os.read(fd, 4096)
-            except BlockingIOError:
-                continue
-            if not chunk:
-                break
-            data += chunk
-        return data
-    finally:
-        anyio.notify_closing(fd)
-        os.close(fd)
 
 
 def is_reaped(pid: int) -> bool:

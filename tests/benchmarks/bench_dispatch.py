@@ -102,16 +102,20 @@ def tool_input() -> PreToolUseInput:
     return PreToolUseInput(tool_name="Bash", tool_input={"command": "ls -la"}, tool_use_id="tu_1")
 
 
+PAYLOAD: dict[str, Any] = {
+    "session_id": "bench",
+    "cwd": "/tmp",
+    "hook_event_name": "PreToolUse",
+    "tool_name": "Bash",
+    "tool_input": {"command": "ls -la"},
+    "tool_use_id": "tu_1",
+}
+"""The wire payload the baselines hand their callbacks (which only read it)."""
+
+
 async def hand_loop(callbacks: list[Callback]) -> dict[str, Any]:
     """The minimal hand-written alternative: await each callback, merge its dict."""
-    payload = {
-        "session_id": "bench",
-        "cwd": "/tmp",
-        "hook_event_name": "PreToolUse",
-        "tool_name": "Bash",
-        "tool_input": {"command": "ls -la"},
-        "tool_use_id": "tu_1",
-    }
+    payload = PAYLOAD
     merged: dict[str, Any] = {}
     for cb in callbacks:
         merged.update(await cb(payload, "tu_1", {"signal": None}))
@@ -123,14 +127,7 @@ async def floor_loop(callbacks: list[Callback], backend: str) -> dict[str, Any]:
     the callbacks started together (tasks) under a deadline, with the cheapest
     primitives of the backend (asyncio: tasks and one timer handle; trio: a nursery in
     a cancel scope). No typing, no validation, no reduction."""
-    payload = {
-        "session_id": "bench",
-        "cwd": "/tmp",
-        "hook_event_name": "PreToolUse",
-        "tool_name": "Bash",
-        "tool_input": {"command": "ls -la"},
-        "tool_use_id": "tu_1",
-    }
+    payload = PAYLOAD
     context = {"signal": None}
     merged: dict[str, Any] = {}
     if backend == "asyncio":

@@ -13,7 +13,6 @@ or, with ``thread=True``, in a worker thread so that a timeout can abandon them.
 
 from __future__ import annotations
 
-import enum
 import functools
 import inspect
 from collections.abc import Awaitable, Callable, Mapping
@@ -24,7 +23,7 @@ import attrs
 
 from ._diagnostics import Diagnostic, DiagnosticCode, Severity
 from ._errors import RegistrationError
-from ._model import HookInput, HookOutput
+from ._model import HookInput, HookOutput, immutable
 from ._nodes import HandlerNode, HandlerResult, HookCall, OnError, Outcome
 from ._outputs import check_output
 from ._wire import decode_output
@@ -197,10 +196,6 @@ _MEMO_SIZE = 64
 _SCALAR_TYPES = frozenset({int, float, bool, type(None)})
 
 
-_FROZEN_SETATTR: Any = HookOutput.__setattr__
-"""What attrs puts on every frozen class (the model's classes all are)."""
-
-
 class _Unkeyable(Exception):
     pass
 
@@ -237,15 +232,79 @@ def _answer_key(spec: Any, answer: dict[str, Any]) -> Any:
         return None
 
 
-def _immutable(value: Any) -> bool:
-    """Whether ``value`` can be shared between results: nothing in it can be changed."""
-    if value is None or type(value) in _SCALAR_TYPES or isinstance(value, (str, enum.Enum)):
-        return True
-    if type(value) is tuple:
-        return all(_immutable(v) for v in value)
-    if attrs.has(type(value)) and type(value).__setattr__ is _FROZEN_SETATTR:
-        return all(_immutable(getattr(value, a.name)) for a in attrs.fields(type(value)))
-    return False
+_RECENT = 4
+"""Answers compared by value before the memo key is computed."""
+
+
+class _Answers:
+    """A callback's decoded answers: by memo key (:func:`_json_key`), and the few most
+    recent by value, which a dict comparison finds without computing the key.
+
+    ``==`` is looser than the key on numbers (``1 == 1.0 == True``), so a recent
+    answer also records the type at every number's path, and a match must have them.
+    Entries hold snapshots (deep copies): a callback that edits the dict it returned
+    cannot change what was remembered.
+    """
+
+    __slots__ = ("by_key", "recent")
+
+    def __init__(self) -> None:
+        self.by_key: dict[Any, HandlerResult] = {}
+        self.recent: list[tuple[Any, dict[str, Any], tuple[Any, ...], HandlerResult]] = []
+
+    def recall(self, spec: Any, answer: dict[str, Any]) -> HandlerResult | None:
+        """The result of an answer equal to a recent one for this event, else ``None``."""
+        for seen_for, snapshot, numbers, result in self.recent:
+            try:
+                if seen_for is spec and answer == snapshot and _typed_alike(answer, numbers):
+                    return result
+            except Exception:  # (a value whose comparison fails is no plain JSON)
+                return None
+        return None
+
+    def remember(self, key: Any, result: HandlerResult) -> None:
+        if len(self.by_key) >= _MEMO_SIZE:
+            self.by_key.clear()
+        self.by_key[key] = result
+
+    def keep_recent(self, spec: Any, answer: dict[str, Any], result: HandlerResult) -> None:
+        """Put ``answer`` (known to be plain JSON data) first among the recent ones."""
+        snapshot = _copy_json(answer)
+        numbers = tuple(_number_paths(snapshot, ()))
+        self.recent.insert(0, (spec, snapshot, numbers, result))
+        del self.recent[_RECENT:]
+
+
+def _copy_json(value: Any) -> Any:
+    t = type(value)
+    if t is dict:
+        return {k: _copy_json(v) for k, v in value.items()}
+    if t is list or t is tuple:
+        return t(_copy_json(v) for v in value)
+    return value
+
+
+def _number_paths(value: Any, path: tuple[Any, ...]) -> Any:
+    """``(path, type)`` of every number and boolean inside ``value``."""
+    t = type(value)
+    if t is dict:
+        for k, v in value.items():
+            yield from _number_paths(v, (*path, k))
+    elif t is list or t is tuple:
+        for i, v in enumerate(value):
+            yield from _number_paths(v, (*path, i))
+    elif t is int or t is float or t is bool:
+        yield (path, t)
+
+
+def _typed_alike(answer: Any, numbers: tuple[Any, ...]) -> bool:
+    for path, t in numbers:
+        v = answer
+        for k in path:
+            v = v[k]
+        if type(v) is not t:
+            return False
+    return True
 
 
 def callback_node(
@@ -285,7 +344,7 @@ def callback_node(
     invoke: Callable[..., Awaitable[Any]] = fn if is_async else invoke_plain
 
     if kind == "sdk":
-        memo: dict[Any, HandlerResult] = {}
+        memo = _Answers()
 
         async def call(c: HookCall) -> HandlerResult:
             data = c.payload("claude")
@@ -293,15 +352,18 @@ def callback_node(
             answer = await invoke(data, tool_use_id, {"signal": None})
             if type(answer) is dict:
                 # Hooks tend to give the same few answers: decode each of them once.
+                known = memo.recall(c.spec, answer)
+                if known is not None:
+                    return known
                 key = _answer_key(c.spec, answer)
                 if key is not None:
-                    known = memo.get(key)
+                    known = memo.by_key.get(key)
                     if known is None:
                         known = _interpret(c, answer, display)
-                        if _immutable(known.output):
-                            if len(memo) >= _MEMO_SIZE:
-                                memo.clear()
-                            memo[key] = known
+                        if not immutable(known.output):
+                            return known
+                        memo.remember(key, known)
+                    memo.keep_recent(c.spec, answer, known)
                     return known
             if answer is None:
                 return HandlerResult(

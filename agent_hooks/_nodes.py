@@ -19,7 +19,7 @@ from ._capabilities import EventSpec
 from ._diagnostics import Diagnostic
 from ._dialects import CLAUDE, Dialect, WireFormat
 from ._model import HookInput, HookOutput
-from ._wire import encode_input, payload_bytes
+from ._wire import nested_encoder, payload_bytes
 
 __all__ = [
     "Handler",
@@ -99,12 +99,12 @@ class HookCall:
         """The input as the wire dict a hook of ``wire`` receives: encoded once, copied
         for each caller (top level and nested objects one level down), so that a
         callback editing its dict cannot change what the others see."""
-        key = (wire, id(self.input))
+        input = self.input
+        key = (wire, id(input))
         found = self.memo.get(key)
-        if found is None or found[0] is not self.input:
-            encoded = encode_input(self.input, wire)
-            nested = tuple(k for k, v in encoded.items() if type(v) is dict)
-            found = self._remember(key, (self.input, encoded, nested))
+        if found is None or found[0] is not input:
+            encoded, nested = nested_encoder(type(input), wire)(input)
+            found = self._remember(key, (input, encoded, nested))
         copy: dict[str, Any] = found[1].copy()
         for k in found[2]:
             copy[k] = copy[k].copy()

@@ -8,6 +8,7 @@ knows an event by name or a handler by kind.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -15,12 +16,12 @@ import attrs
 
 from ._capabilities import EventSpec
 from ._diagnostics import Diagnostic, DiagnosticCode, Severity
-from ._model import HookOutput, Merge
+from ._model import HookOutput, Merge, immutable, replace_trusted
 from ._names import HookEvent
 from ._nodes import HandlerResult
 from ._types import field_codecs
 
-__all__ = ["reduce_results"]
+__all__ = ["empty_output", "reduce_results"]
 
 
 @attrs.frozen
@@ -89,6 +90,67 @@ def _plan(spec: EventSpec) -> tuple[type[HookOutput], tuple[_Step, ...]]:
     return found
 
 
+_EMPTY: dict[HookEvent, HookOutput] = {}
+
+
+def empty_output(spec: EventSpec) -> HookOutput:
+    """The event's answer when nobody had an opinion (one shared, frozen instance)."""
+    found = _EMPTY.get(spec.event)
+    if found is None:
+        found = _EMPTY[spec.event] = spec.output_type()
+    return found
+
+
+_PRESENT: dict[int, tuple[HookOutput, list[tuple[int, Any]], bool]] = {}
+_PRESENT_SIZE = 256
+"""Outputs whose set fields are remembered, and whether they are immutable (callback
+answers recur: see the callback memo); entries hold their output, so an id is never
+reused while its entry lives."""
+
+_FOLDS: dict[tuple[Any, ...], tuple[list[HookOutput], HookOutput]] = {}
+_FOLDS_SIZE = 256
+"""Folds of immutable answers, by the answers' identities in order: the same hooks
+giving the same answers fold the same way. Entries hold their answers."""
+
+_SCANNERS: dict[type, Any] = {}
+
+
+def _present(output: HookOutput, plan: tuple[_Step, ...]) -> list[tuple[int, Any]]:
+    """``(step index, value)`` of the fields ``output`` sets, in plan order (remembered
+    in :data:`_PRESENT`, which the caller reads first, with whether it is immutable)."""
+    cls = type(output)
+    scan = _SCANNERS.get(cls)
+    if scan is None:
+        # Written out once per class: a field read and a test each, no getattr by name.
+        lines = ["def scan(o):", "    p = []"]
+        for i, step in enumerate(plan):
+            lines += [f"    v = o.{step.name}", f"    if v is not None: p.append(({i}, v))"]
+        lines.append("    return p")
+        scope: dict[str, Any] = {}
+        exec(compile("\n".join(lines), f"<agent_hooks scan {cls.__name__}>", "exec"), scope)
+        scan = _SCANNERS[cls] = scope["scan"]
+    present: list[tuple[int, Any]] = scan(output)
+    if len(_PRESENT) >= _PRESENT_SIZE:
+        _PRESENT.clear()
+    _PRESENT[id(output)] = (output, present, immutable(output))
+    return present
+
+
+def _alone(spec: EventSpec, single: HookOutput) -> HookOutput:
+    """One answer of the event's own class folds to itself (every merge rule is the
+    identity on one value); only a reason without its decision and a suppressed
+    system message are dropped."""
+    drop: dict[str, None] | None = None
+    for name, companion in _lone_reasons(spec):
+        if getattr(single, companion) is not None and getattr(single, name) is None:
+            drop = drop or {}
+            drop[companion] = None  # a reason without its decision says nothing
+    if single.suppress_output and single.system_message is not None:
+        drop = drop or {}
+        drop["system_message"] = None
+    return attrs.evolve(single, **drop) if drop else single
+
+
 def _who(result: HandlerResult) -> str:
     if result.handler is None:
         return "a handler"
@@ -104,35 +166,54 @@ def reduce_results(
     later rewrite building on an earlier one is not reported as an override.
     """
     cls, plan = _plan(spec)
-    answered = [(r, r.output) for r in results if r.output is not None]
+    if len(results) == 1:  # (the commonest case, without the lists below)
+        single = results[0].output
+        if single is None:
+            return empty_output(spec), ()
+        if type(single) is cls:
+            return _alone(spec, single), ()
+    answered = [r for r in results if r.output is not None]
     if not answered:
-        return cls(), ()
-    if len(answered) == 1 and type(answered[0][1]) is cls:
-        # One answer of the event's own class folds to itself (every merge rule is the
-        # identity on one value); only a suppressed system message is dropped.
-        single = answered[0][1]
-        drop = {
-            companion: None
-            for name, companion in _lone_reasons(spec)
-            if getattr(single, name) is None and getattr(single, companion) is not None
-        }  # a reason without its decision says nothing
-        if single.suppress_output and single.system_message is not None:
-            drop["system_message"] = None
-        return (attrs.evolve(single, **drop) if drop else single), ()
+        return empty_output(spec), ()
+    if len(answered) == 1 and type(answered[0].output) is cls:
+        return _alone(spec, answered[0].output), ()
+    outputs = [o for r in answered if (o := r.output) is not None]
+    fold_key = (spec.event, chained, *map(id, outputs))
+    folded = _FOLDS.get(fold_key)
+    if folded is not None and all(map(operator.is_, folded[0], outputs)):
+        return folded[1], ()
+    # Each answer's set fields, gathered per merge step (in configuration order).
+    gathered: list[list[tuple[HandlerResult, Any]] | None] = [None] * len(plan)
+    stable = True  # every answer immutable: the fold can be remembered
+    for r in answered:
+        output = r.output
+        assert output is not None
+        if type(output) is cls:
+            found = _PRESENT.get(id(output))
+            if found is None or found[0] is not output:
+                _present(output, plan)
+                found = _PRESENT[id(output)]
+            present = found[1]
+            stable = stable and found[2]
+        else:  # (a plain HookOutput: only the fields its class has)
+            present = [
+                (i, v)
+                for i, step in enumerate(plan)
+                if (v := getattr(output, step.name, None)) is not None
+            ]
+            stable = False
+        for i, v in present:
+            bucket = gathered[i]
+            if bucket is None:
+                gathered[i] = [(r, v)]
+            else:
+                bucket.append((r, v))
     diags: list[Diagnostic] = []
     values: dict[str, Any] = {}
-    only = answered[0] if len(answered) == 1 else None
-    for step in plan:
+    for step, pairs in zip(plan, gathered, strict=True):
+        if pairs is None:
+            continue
         name = step.name
-        if only is not None:  # one answer (the common case): no list to build per field
-            value = getattr(only[1], name, None)
-            if value is None:
-                continue
-            pairs = [(only[0], value)]
-        else:
-            pairs = [(r, v) for r, o in answered if (v := getattr(o, name, None)) is not None]
-            if not pairs:
-                continue
         merge = step.merge
         if name == "system_message":
             pairs = [(r, v) for r, v in pairs if not getattr(r.output, "suppress_output", False)]
@@ -159,9 +240,9 @@ def reduce_results(
                     )
                 )
         elif merge is _JOIN:
-            values[name] = "\n".join(str(v) for _, v in pairs)
+            values[name] = "\n".join([v if type(v) is str else str(v) for _, v in pairs])
         elif merge is _CONCAT:
-            values[name] = "".join(str(v) for _, v in pairs)
+            values[name] = "".join([v if type(v) is str else str(v) for _, v in pairs])
         elif merge is _ALL:
             values[name] = all(bool(v) for _, v in pairs)
         elif merge is _ANY:
@@ -171,6 +252,14 @@ def reduce_results(
             for _, v in pairs:
                 merged.update(v)
             values[name] = merged
+        elif merge is _RANK and len(pairs) == 1:
+            r, v = pairs[0]
+            values[name] = v
+            companion = step.companion
+            if companion and not step.rank_by:
+                text = getattr(r.output, companion, None)
+                if text is not None:
+                    values[companion] = text
         elif merge is _RANK:
             order, rank_by, weakest = step.order, step.rank_by, len(step.order)
             ranked = [(r, v, getattr(v, rank_by) if rank_by else v) for r, v in pairs]
@@ -185,4 +274,10 @@ def reduce_results(
                 ]
                 if texts:
                     values[companion] = "\n".join(texts) if step.join_companion else texts[0]
-    return cls(**values), tuple(diags)
+    # (the values come from valid answers: filled into the empty answer, no __init__)
+    result = replace_trusted(empty_output(spec), values)
+    if stable and not diags:
+        if len(_FOLDS) >= _FOLDS_SIZE:
+            _FOLDS.clear()
+        _FOLDS[fold_key] = (outputs, result)
+    return result, tuple(diags)

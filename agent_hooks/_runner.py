@@ -46,12 +46,22 @@ import asyncio
 import functools
 import math
 import sys
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
-from typing import Any, Protocol, TypeVar, cast
+import time
+import weakref
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, Protocol, TypeVar
 
 import anyio
 
-__all__ = ["AnyioRunner", "AsyncioRunner", "Job", "Runner", "runner_for_current_loop"]
+__all__ = [
+    "AnyioRunner",
+    "AsyncioRunner",
+    "Deadline",
+    "Finish",
+    "Job",
+    "Runner",
+    "runner_for_current_loop",
+]
 
 A = TypeVar("A")
 R = TypeVar("R")
@@ -59,21 +69,66 @@ R = TypeVar("R")
 Job = tuple[Callable[[Any], Awaitable[Any]], Any, float]
 """``(fn, arg, timeout)``: await ``fn(arg)`` for at most ``timeout`` seconds."""
 
+Finish = Callable[[int, Any], Any]
+"""``finish(i, value)``: the result of job ``i``, from what it returned or the
+``Exception`` it raised (called in the job's task as it ends)."""
+
+
+def _as_is(i: int, value: Any) -> Any:
+    return value
+
+
 _RETRY = 0.005
 """Seconds between two cancels of a job past its deadline (one that sits in a shielded
 scope, or caught the cancellation and carries on)."""
 
 
+class Deadline(Protocol):
+    """A deadline around a block, as ``with deadline:``; entered once, in the task that
+    runs the block. ``cancelled_caught`` tells afterwards that it expired and caught
+    the cancellation it sent (anyio's and trio's cancel scopes are deadlines)."""
+
+    @property
+    def cancelled_caught(self) -> bool: ...
+
+    def __enter__(self) -> Any: ...
+
+    def __exit__(self, et: Any, exc: Any, tb: Any) -> bool | None: ...
+
+
 class Runner(Protocol):
     """How a session runs handler calls under their deadlines (see the module doc)."""
+
+    def deadline(self, seconds: float) -> Deadline:
+        """A deadline ``seconds`` from now for the calling task (enter it at once)."""
+        ...
+
+    async def settle(self, deadline: Deadline) -> None:
+        """Call once a deadline caught its cancellation, before going on: the caller's
+        own cancellation, if it came in the same loop iteration, is delivered here."""
+        ...
 
     async def one(self, fn: Callable[[A], Awaitable[R]], arg: A, seconds: float) -> R | None:
         """Await ``fn(arg)`` for at most ``seconds``; ``None`` when it timed out."""
         ...
 
-    async def many(self, jobs: Sequence[Job]) -> list[Any]:
-        """Run ``jobs`` together; results in order, ``None`` for those that timed out."""
+    async def many(self, jobs: Sequence[Job], finish: Finish | None = None) -> list[Any]:
+        """Run ``jobs`` together; their results in job order (``None`` for a job that
+        timed out). As each job ends in time, in its task, ``finish(i, value)``
+        turns what it returned (or the ``Exception`` it raised) into its result."""
         ...
+
+    def close(self) -> None:
+        """Forget every timer (the session is closing; its calls are over)."""
+        ...
+
+
+async def _one(runner: Runner, fn: Callable[[A], Awaitable[R]], arg: A, seconds: float) -> R | None:
+    deadline = runner.deadline(seconds)
+    with deadline:
+        return await fn(arg)
+    await runner.settle(deadline)
+    return None
 
 
 class AnyioRunner:
@@ -93,21 +148,32 @@ class AnyioRunner:
         self._move_on_after = move_on_after
         self._task_group = task_group
 
-    async def one(self, fn: Callable[[A], Awaitable[R]], arg: A, seconds: float) -> R | None:
-        result: R | None = None
-        with self._move_on_after(max(0.0, seconds)):  # (trio refuses a negative delay)
-            result = await fn(arg)
-        return result
+    def deadline(self, seconds: float) -> Deadline:
+        scope: Deadline = self._move_on_after(max(0.0, seconds))  # (trio refuses a negative delay)
+        return scope
 
-    async def many(self, jobs: Sequence[Job]) -> list[Any]:
+    async def settle(self, deadline: Deadline) -> None:
+        pass  # a cancel scope delivers its caller's cancellation itself
+
+    async def one(self, fn: Callable[[A], Awaitable[R]], arg: A, seconds: float) -> R | None:
+        return await _one(self, fn, arg, seconds)
+
+    async def many(self, jobs: Sequence[Job], finish: Finish | None = None) -> list[Any]:
         slots: list[Any] = [None] * len(jobs)
+        done = finish or _as_is
         # Jobs that start together with one deadline would time out together: one
         # cancel scope serves them all (a scope per job costs more than the rest).
         deadlines = {timeout for _, _, timeout in jobs}
         shared = len(deadlines) == 1
 
         async def run(i: int, fn: Callable[[Any], Awaitable[Any]], arg: Any, t: float) -> None:
-            slots[i] = await fn(arg) if shared else await self.one(fn, arg, t)
+            value: Any
+            try:
+                value = await fn(arg) if shared else await self.one(fn, arg, t)
+            except Exception as exc:
+                value = exc
+            if value is not None:  # (None: it timed out)
+                slots[i] = done(i, value)
 
         with self._move_on_after(max(0.0, deadlines.pop()) if shared else math.inf):
             async with self._task_group() as tg:
@@ -116,73 +182,134 @@ class AnyioRunner:
                 await run(0, *jobs[0])  # the first in this task: one task fewer to spawn
         return slots
 
+    def close(self) -> None:
+        pass
+
 
 class AsyncioRunner:
-    """Deadlines from timer handles, parallel jobs as asyncio tasks (Python >= 3.11)."""
+    """Deadlines from one timer per session, parallel jobs as asyncio tasks (Python >= 3.11).
 
-    __slots__ = ("_states",)
+    Every running deadline is in :attr:`_active`; one timer handle is armed at the
+    earliest of them, and only moved when a new deadline comes before it. A call that
+    ends in time leaves the set and nothing else (a timer handle per call, made and
+    cancelled, would cost more than the rest of the deadline). When the timer fires,
+    the deadlines that passed expire and it is armed at the next one.
+    """
 
-    def __init__(self, task_states: Any) -> None:
+    __slots__ = (
+        "_active",
+        "_armed",
+        "_current_task",
+        "_handle",
+        "_loop",
+        "_state_of",
+        "_states",
+        "_time",
+    )
+
+    def __init__(self, task_states: Any, loop: asyncio.AbstractEventLoop) -> None:
         self._states = task_states  # anyio's task -> TaskState record (cancel_scope chain)
+        self._state_of = task_states.data.get  # (a WeakKeyDictionary's dict: no method frame)
+        self._loop = loop
+        self._current_task = _current_task_reader()
+        # The loop's clock; asyncio's own is time.monotonic behind a method frame.
+        self._time: Callable[[], float] = (
+            time.monotonic if type(loop).time is asyncio.BaseEventLoop.time else loop.time
+        )
+        self._active: set[_Timed] = set()
+        self._armed = math.inf
+        self._handle: asyncio.TimerHandle | None = None
+
+    def deadline(self, seconds: float) -> Deadline:
+        task: Any = self._current_task(self._loop)  # (cancelling, uncancel: Python >= 3.11)
+        state = self._state_of(weakref.ref(task))
+        base = state.cancel_scope if state is not None else None
+        return _Deadline(self, task, base, self._time() + seconds)
+
+    async def settle(self, deadline: Deadline) -> None:
+        if getattr(deadline, "caller_cancelled", False):
+            # The caller's anyio scope was cancelled in the same loop iteration: anyio
+            # found the task's wake-up taken and delivers again; take it here, in
+            # anyio's own form, rather than report a timeout.
+            await asyncio.sleep(0)
 
     async def one(self, fn: Callable[[A], Awaitable[R]], arg: A, seconds: float) -> R | None:
-        task: Any = asyncio.current_task()  # (Task.cancelling and uncancel: Python >= 3.11)
-        state = self._states.get(task)
-        expiry = _Expiry(task, state.cancel_scope if state is not None else None, self._states)
-        loop = task.get_loop()
-        expiry.handle = loop.call_at(loop.time() + seconds, expiry.fire)
-        cancelling = task.cancelling()
-        try:
-            result = await fn(arg)
-        except asyncio.CancelledError:
-            if expiry.stand_down() and task.cancelling() <= cancelling:
-                if expiry.caller_cancelled():
-                    # The caller's anyio scope was cancelled in the same loop iteration:
-                    # anyio found the task's wake-up taken and delivers again; take it
-                    # here, in anyio's own form, rather than report a timeout.
-                    await asyncio.sleep(0)
-                return None
-            raise
-        finally:
-            expiry.stand_down()
-        return result
+        return await _one(self, fn, arg, seconds)
 
-    async def many(self, jobs: Sequence[Job]) -> list[Any]:
+    def _watch(self, timed: _Timed) -> None:
+        self._active.add(timed)
+        if timed.when < self._armed:
+            self._arm(timed.when)
+
+    def _arm(self, when: float) -> None:
+        if self._handle is not None:
+            self._handle.cancel()
+        self._armed = when
+        self._handle = self._loop.call_at(when, self._fire)
+
+    def _fire(self) -> None:
+        # (asyncio runs a timer up to a clock tick early: what it was armed for has passed)
+        now = max(self._loop.time(), self._armed)
+        self._handle = None
+        self._armed = math.inf
+        upcoming = math.inf
+        for timed in [t for t in self._active if t.when <= now]:
+            self._active.discard(timed)
+            timed.expire()
+        for timed in self._active:
+            upcoming = min(upcoming, timed.when)
+        if upcoming < math.inf:
+            self._armed = upcoming
+            self._handle = self._loop.call_at(upcoming, self._fire)
+
+    def close(self) -> None:
+        # A call still running in another task keeps the timer that bounds it.
+        if not self._active and self._handle is not None:
+            self._handle.cancel()
+            self._handle = None
+            self._armed = math.inf
+
+    async def many(self, jobs: Sequence[Job], finish: Finish | None = None) -> list[Any]:
         # Every job gets a task (the caller only waits), so that cancelling the caller
         # reaches all of them at once, as it would in a task group.
-        loop = asyncio.get_running_loop()
+        loop = self._loop
         timeout = jobs[0][2]
-        group: _GroupExpiry | None = None
+        gather = _Gather(loop, len(jobs), finish or _as_is)
+        child = _child
+        group: _GroupDeadline | None = None
         if all(job[2] == timeout for job in jobs):
-            # One deadline for all: one timer, and the jobs run bare in their tasks.
-            children: list[asyncio.Task[Any]] = [
-                loop.create_task(cast(Coroutine[Any, Any, Any], fn(arg))) for fn, arg, _ in jobs
-            ]
-            group = _GroupExpiry(children, self._states)
-            group.handle = loop.call_at(loop.time() + timeout, group.fire)
+            # One deadline for all: one entry, and the jobs run bare in their tasks.
+            children = [loop.create_task(child(gather, i, *job[:2])) for i, job in enumerate(jobs)]
+            group = _GroupDeadline(children, self._states, self._time() + timeout)
+            self._watch(group)
         else:
-            children = [loop.create_task(self.one(*job)) for job in jobs]
+            children = [
+                loop.create_task(child(gather, i, self._timed, job)) for i, job in enumerate(jobs)
+            ]
         try:
-            await _all_done(loop, children)
-            failed = [c.exception() for c in children if _failed(c)]
-            if failed:
+            await gather.waiter
+            if gather.failed:
                 # As a task group does: the others are cancelled, the errors raised together.
                 await self._abort(children)
-                raise _base_exception_group()("a hook raised", failed)
+                raise _base_exception_group()("a hook raised", gather.failed)
         except BaseException:
             await self._abort(children)
             raise
         finally:
             if group is not None:
+                self._active.discard(group)
                 group.stand_down()
-        return [None if c.cancelled() else c.result() for c in children]
+        return gather.results
+
+    async def _timed(self, job: Job) -> Any:
+        return await self.one(*job)
 
     async def _abort(self, children: list[asyncio.Task[Any]]) -> None:
         """Cancel the unfinished children (respecting their shields) and wait for all."""
         pending = [c for c in children if not c.done()]
         for child in pending:
             _Expiry(child, None, self._states).fire()
-        loop = asyncio.get_running_loop()
+        loop = self._loop
         while pending:
             try:
                 with anyio.CancelScope(shield=True):  # (anyio holds its cancels back)
@@ -195,12 +322,20 @@ class AsyncioRunner:
                 child.exception()
 
 
+class _Timed(Protocol):
+    """What the runner's timer watches: a point in time, and what passing it does."""
+
+    when: float
+
+    def expire(self) -> None: ...
+
+
 class _Expiry:
     """A passed deadline, as a cancel scope would have it: the task is cancelled at every
     chance (now and every few milliseconds while the job goes on) except while it sits
     in a shielded anyio scope it entered during the job."""
 
-    __slots__ = ("base", "cancels", "done", "handle", "states", "task")
+    __slots__ = ("base", "cancels", "caught", "done", "handle", "states", "task")
 
     def __init__(self, task: asyncio.Task[Any], base: Any, states: Any) -> None:
         self.task: Any = task
@@ -208,6 +343,7 @@ class _Expiry:
         self.states = states
         self.cancels = 0
         self.done = False
+        self.caught = False  # (set by the deadline that caught the cancellation)
         self.handle: asyncio.TimerHandle | None = None
 
     def fire(self) -> None:
@@ -252,19 +388,74 @@ class _Expiry:
         return False
 
 
-class _GroupExpiry:
-    """The one timer of parallel jobs sharing a deadline: expires every unfinished one."""
+class _Deadline:
+    """One call's deadline on an :class:`AsyncioRunner` (``with`` it around the call; it
+    runs from when it is made).
 
-    __slots__ = ("children", "expiries", "handle", "states")
+    Leaving it in time costs a set removal. If it expired, it stands its cancels down
+    (``Task.uncancel``), and catches the cancellation when it was its own, as
+    ``asyncio.timeout`` does, so the caller's own cancellations are never swallowed.
+    """
 
-    def __init__(self, children: list[asyncio.Task[Any]], states: Any) -> None:
+    __slots__ = ("base", "cancelling", "expiry", "runner", "task", "when")
+
+    def __init__(self, runner: AsyncioRunner, task: Any, base: Any, when: float) -> None:
+        self.runner = runner
+        self.task = task
+        self.base = base
+        self.when = when
+        self.expiry: _Expiry | None = None
+        self.cancelling = task.cancelling()
+        runner._active.add(self)
+        if when < runner._armed:
+            runner._arm(when)
+
+    @property
+    def cancelled_caught(self) -> bool:
+        """Whether it expired and caught its own cancellation (the call timed out)."""
+        return self.expiry is not None and self.expiry.caught
+
+    @property
+    def caller_cancelled(self) -> bool:
+        """Whether the caller's own scope was cancelled as the deadline caught its own."""
+        return self.expiry is not None and self.expiry.caught and self.expiry.caller_cancelled()
+
+    def __enter__(self) -> _Deadline:
+        return self
+
+    def __exit__(self, et: Any, exc: Any, tb: Any) -> bool:
+        expiry = self.expiry
+        if expiry is None:  # in time (the common case)
+            self.runner._active.discard(self)
+            return False
+        if not expiry.stand_down():
+            return False  # it expired in a shield and the job ended before leaving it
+        if (
+            et is not None
+            and issubclass(et, asyncio.CancelledError)
+            and self.task.cancelling() <= self.cancelling
+        ):
+            expiry.caught = True
+            return True
+        return False
+
+    def expire(self) -> None:
+        self.expiry = _Expiry(self.task, self.base, self.runner._states)
+        self.expiry.fire()
+
+
+class _GroupDeadline:
+    """The one deadline of parallel jobs that share it: expires every unfinished one."""
+
+    __slots__ = ("children", "expiries", "states", "when")
+
+    def __init__(self, children: list[asyncio.Task[Any]], states: Any, when: float) -> None:
         self.children = children
         self.states = states
+        self.when = when
         self.expiries: list[_Expiry] = []
-        self.handle: asyncio.TimerHandle | None = None
 
-    def fire(self) -> None:
-        self.handle = None
+    def expire(self) -> None:
         for child in self.children:
             if not child.done():
                 expiry = _Expiry(child, None, self.states)
@@ -272,10 +463,55 @@ class _GroupExpiry:
                 expiry.fire()
 
     def stand_down(self) -> None:
-        if self.handle is not None:
-            self.handle.cancel()
         for expiry in self.expiries:
             expiry.stand_down()
+
+
+class _Gather:
+    """The results of parallel jobs as they come in, and the future their caller waits
+    on: done when every job has ended, or at once when one raised something that is
+    neither an ``Exception`` nor a cancellation."""
+
+    __slots__ = ("failed", "finish", "left", "results", "waiter")
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, n: int, finish: Finish) -> None:
+        self.results: list[Any] = [None] * n
+        self.finish = finish
+        self.failed: list[BaseException] = []
+        self.left = n
+        self.waiter = loop.create_future()
+
+
+async def _child(gather: _Gather, i: int, fn: Callable[[Any], Awaitable[Any]], arg: Any) -> None:
+    """One parallel job in its task: its result goes to ``gather``."""
+    value: Any
+    try:
+        try:
+            value = await fn(arg)
+        except Exception as exc:
+            value = exc
+        except asyncio.CancelledError:
+            raise
+        except BaseException as exc:
+            gather.failed.append(exc)
+            raise
+        if value is not None:  # (None: it timed out)
+            gather.results[i] = gather.finish(i, value)
+    finally:
+        gather.left -= 1
+        if (not gather.left or gather.failed) and not gather.waiter.done():
+            gather.waiter.set_result(None)
+
+
+def _current_task_reader() -> Callable[[asyncio.AbstractEventLoop], Any]:
+    """``asyncio.current_task(loop)``, or the read of asyncio's own loop -> task table it
+    does (on Python 3.11, ``current_task`` first asks for the running loop, which costs
+    as much as a third of a deadline)."""
+    table = getattr(asyncio.tasks, "_current_tasks", None)
+    if type(table) is dict:
+        reader: Callable[[asyncio.AbstractEventLoop], Any] = table.get
+        return reader
+    return asyncio.current_task
 
 
 def _failed(task: asyncio.Task[Any]) -> bool:
@@ -354,21 +590,25 @@ def _anyio_task_states() -> Any:
     state_slots = getattr(getattr(backend, "TaskState", None), "__slots__", ())
     if states is None or not {"_shield", "_parent_scope", "_cancel_called"} <= set(scope_slots):
         return None
-    if "cancel_scope" not in state_slots:
+    if "cancel_scope" not in state_slots or not isinstance(getattr(states, "data", None), dict):
         return None
     return states
 
 
 _ANYIO = AnyioRunner()
-_ASYNCIO: AsyncioRunner | None = None
 _TRIO: AnyioRunner | None = None
+_STATES: Any = False  # anyio's task states once looked up (None: not as expected)
 
 
 def runner_for_current_loop() -> Runner:
-    """The cheapest correct runner for the running event loop (call from inside it)."""
-    global _ASYNCIO, _TRIO
+    """The cheapest correct runner for the running event loop (call from inside it).
+
+    An :class:`AsyncioRunner` is made per call (it keeps the timer of its session);
+    the cancel-scope runners hold nothing and are shared.
+    """
+    global _TRIO, _STATES
     try:
-        asyncio.get_running_loop()
+        loop = asyncio.get_running_loop()
         on_asyncio = asyncio.current_task() is not None
     except RuntimeError:
         on_asyncio = False
@@ -384,9 +624,8 @@ def runner_for_current_loop() -> Runner:
         return _TRIO if _TRIO is not None else _ANYIO
     if sys.version_info < (3, 11):
         return _ANYIO
-    if _ASYNCIO is None:
-        states = _anyio_task_states()
-        if states is None:
-            return _ANYIO
-        _ASYNCIO = AsyncioRunner(states)
-    return _ASYNCIO
+    if _STATES is False:
+        _STATES = _anyio_task_states()
+    if _STATES is None:
+        return _ANYIO
+    return AsyncioRunner(_STATES, loop)

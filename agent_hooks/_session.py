@@ -25,12 +25,18 @@ import attrs
 from ._capabilities import CAPABILITIES, EventSpec
 from ._diagnostics import Diagnostic, DiagnosticCode, Severity
 from ._lifecycle import LifecycleMixin
-from ._model import HookInput, HookOutput, replace_trusted
+from ._model import (
+    HookInput,
+    HookOutput,
+    replace_trusted,
+    trusted_builder,
+    trusted_replacer,
+)
 from ._names import HookEvent
 from ._nodes import HandlerResult, HookCall, Outcome
 from ._observe import DispatchInfo, Observer, notify
 from ._outputs import blocking_output, is_blocking, strip_decisions
-from ._reduce import reduce_results
+from ._reduce import empty_output, reduce_results
 from ._registry import CompiledNode, CompiledRegistry, Execution
 from ._runner import AnyioRunner, Job, Runner, runner_for_current_loop
 
@@ -42,6 +48,7 @@ O = TypeVar("O", bound=HookOutput)
 
 # Enum members bound once for the hot path (class-attribute lookups are slow before 3.12).
 _FAILED = frozenset({Outcome.ERROR, Outcome.TIMEOUT})
+_OK = Outcome.OK
 _SESSION_END = HookEvent.SESSION_END
 
 
@@ -60,9 +67,6 @@ class _CallTemplate:
 
 _CallKey = tuple[HookEvent, int, int, float]
 """A call template's key: event, node environment (id), dialect (id), timeout."""
-
-_Step = tuple[CompiledNode, EventSpec, HookCall, float, float, "DispatchInfo | None"]
-"""One node's run: node, event row, call, start time, timeout, dispatch being observed."""
 
 
 @attrs.frozen(kw_only=True)
@@ -130,6 +134,38 @@ class Decision(Generic[O]):
         msgs = [self.output.system_message]
         msgs += [r.output.system_message for r in self.background if r.output is not None]
         return tuple(m for m in msgs if m)
+
+
+_make_decision = trusted_builder(Decision)
+"""``Decision(event, input, output, results, diagnostics, background, rewake)``, for the
+values a dispatch made (no ``__init__``: the dispatch path builds one per event)."""
+
+_make_result = trusted_builder(HandlerResult)
+"""``HandlerResult`` from every field in order, for a result the session completes."""
+
+_with_input = trusted_replacer(HookCall, "input")
+"""``_with_input(call, input)``: a call template with this dispatch's input."""
+
+
+_ENVELOPE = ("session_id", "cwd", "transcript_path", "permission_mode")
+_ENVELOPE_FILLERS: dict[type, Callable[..., Any]] = {}
+"""Per input class: ``fill(input, session_id, cwd, transcript_path, permission_mode)``."""
+
+
+def _raised(exc: Exception) -> HandlerResult:
+    """The result of a handler that raised ``exc``."""
+    message = f"{type(exc).__name__}: {exc}"
+    return HandlerResult(
+        outcome=Outcome.ERROR,
+        reason=message,
+        diagnostics=(
+            Diagnostic(
+                code=DiagnosticCode.HANDLER_ERROR,
+                message=f"hook raised {message}",
+                severity=Severity.ERROR,
+            ),
+        ),
+    )
 
 
 class Session(LifecycleMixin):
@@ -286,6 +322,7 @@ class Session(LifecycleMixin):
             return None
         finally:
             self._tg = None
+            self._runner.close()
             await self._tell_handlers_closed()
             if self._owned_env_file is not None:
                 with contextlib.suppress(OSError):
@@ -320,41 +357,6 @@ class Session(LifecycleMixin):
         """
         spec = CAPABILITIES[input.event]
         input = self._prepare(spec, input)
-        if spec.event is _SESSION_END:
-            with anyio.CancelScope(shield=True):
-                return await self._dispatch(
-                    spec, input, execution, stop_on_block, budget=self._registry.session_end_timeout
-                )
-        return await self._dispatch(spec, input, execution, stop_on_block, budget=None)
-
-    def _prepare(self, spec: EventSpec, input: HookInput[O]) -> HookInput[O]:
-        fill: dict[str, Any] = {}
-        if input.session_id is None and self.session_id is not None:
-            fill["session_id"] = self.session_id
-        if input.cwd is None:
-            fill["cwd"] = self.cwd
-        if input.transcript_path is None and self.transcript_path is not None:
-            fill["transcript_path"] = self.transcript_path
-        if input.permission_mode is None and self.permission_mode is not None:
-            fill["permission_mode"] = self.permission_mode
-        aliases = self._compiled.tool_aliases
-        if aliases:
-            tool = getattr(input, "tool_name", None)
-            if isinstance(tool, str) and tool in aliases:
-                fill["tool_name"] = aliases[tool]
-        if spec.counts_continuations and getattr(input, "stop_hook_active", True) is None:
-            key = (spec.event, input.agent_id)
-            fill["stop_hook_active"] = self._continuations.get(key, 0) > 0
-        return replace_trusted(input, fill) if fill else input
-
-    async def _dispatch(
-        self,
-        spec: EventSpec,
-        input: HookInput[O],
-        execution: Execution | None,
-        stop_on_block: bool | None,
-        budget: float | None,
-    ) -> Decision[O]:
         nodes = self._compiled.select(spec.event, input)
         seen: DispatchInfo | None = None
         observers = self._observers
@@ -365,56 +367,141 @@ class Session(LifecycleMixin):
             notify(observers, "dispatch_started", seen)
         results: list[HandlerResult] = []
         if nodes:
-            foreground: list[CompiledNode] = []
-            for cn in nodes:
-                rule = cn.if_rule
-                if rule is not None and not rule.matches(
-                    getattr(input, "tool_name", None),
-                    getattr(input, "tool_input", {}) or {},
-                    input.cwd,
-                ):
-                    continue
-                if cn.node.background:
-                    self._start_background(cn, spec, input, seen)
-                else:
-                    foreground.append(cn)
+            foreground = self._foreground(spec, input, nodes, seen)
             mode = execution or self._compiled.execution[spec.event]
-            if mode == "chained":
-                chain_stop = (
-                    self._registry.stop_on_block if stop_on_block is None else stop_on_block
-                )
-                input, results = await self._run_chained(
-                    spec, input, foreground, chain_stop, budget, seen
-                )
-            elif len(foreground) == 1:
-                results = [await self._run(foreground[0], spec, input, budget, seen)]
+            if spec.event is _SESSION_END:
+                with anyio.CancelScope(shield=True):
+                    input, results = await self._execute(
+                        spec,
+                        input,
+                        foreground,
+                        mode,
+                        stop_on_block,
+                        self._registry.session_end_timeout,
+                        seen,
+                    )
+            elif len(foreground) == 1 and mode != "chained":
+                # One handler (the commonest case), run here: _run, without its frame.
+                cn = foreground[0]
+                timeout = cn.timeout
+                call = self._call(cn, spec, input, timeout)
+                if seen is not None:
+                    self._started(cn, spec, seen)
+                start = time.perf_counter()
+                deadline = self._runner.deadline(timeout + cn.node.timeout_slack)
+                result: HandlerResult | None = None
+                with deadline:
+                    try:
+                        result = await cn.node.call(call)
+                    except Exception as exc:
+                        result = _raised(exc)
+                if deadline.cancelled_caught:  # timed out
+                    await self._runner.settle(deadline)
+                    result = None
+                results = [self._finish(cn, spec, result, start, timeout, seen)]
             elif foreground:
-                results = await self._run_parallel(spec, input, foreground, budget, seen)
+                input, results = await self._execute(
+                    spec, input, foreground, mode, stop_on_block, None, seen
+                )
             output, diags = reduce_results(spec, results, chained=mode == "chained")
         else:
-            output, diags = spec.output_type(), ()
+            output, diags = empty_output(spec), ()
         all_diags = [d for r in results for d in r.diagnostics]
-        all_diags.extend(diags)
+        if diags:
+            all_diags.extend(diags)
         if spec.counts_continuations:
             output = self._count_continuation(spec, input, output, results, all_diags)
-        background = tuple(self._pending)
-        self._pending.clear()
-        rewake = tuple(self._rewake)
-        self._rewake.clear()
-        for r in background:
-            all_diags.extend(r.diagnostics)
-        decision = Decision(
-            event=spec.event,
-            input=input,
-            output=cast(O, output),
-            results=tuple(results),
-            diagnostics=tuple(all_diags),
-            background=background,
-            rewake=rewake,
+        background: tuple[HandlerResult, ...] = ()
+        if self._pending:
+            background = tuple(self._pending)
+            self._pending.clear()
+            for r in background:
+                all_diags.extend(r.diagnostics)
+        rewake: tuple[str, ...] = ()
+        if self._rewake:
+            rewake = tuple(self._rewake)
+            self._rewake.clear()
+        decision: Decision[O] = _make_decision(
+            spec.event, input, output, tuple(results), tuple(all_diags), background, rewake
         )
         if seen is not None:
             notify(observers, "dispatch_finished", seen, decision)
         return decision
+
+    def _prepare(self, spec: EventSpec, input: HookInput[O]) -> HookInput[O]:
+        """The input with the session's envelope filled into what it left unset, the
+        tool alias applied, and ``stop_hook_active`` set on events that count."""
+        sid, cwd, tp, pm = input.session_id, input.cwd, input.transcript_path, input.permission_mode
+        if (
+            cwd is None
+            or (sid is None and self.session_id is not None)
+            or (tp is None and self.transcript_path is not None)
+            or (pm is None and self.permission_mode is not None)
+        ):
+            fill = _ENVELOPE_FILLERS.get(type(input))
+            if fill is None:
+                fill = _ENVELOPE_FILLERS[type(input)] = trusted_replacer(type(input), *_ENVELOPE)
+            input = fill(
+                input,
+                self.session_id if sid is None else sid,
+                self.cwd if cwd is None else cwd,
+                self.transcript_path if tp is None else tp,
+                self.permission_mode if pm is None else pm,
+            )
+        more: dict[str, Any] = {}
+        aliases = self._compiled.tool_aliases
+        if aliases:
+            tool = getattr(input, "tool_name", None)
+            if isinstance(tool, str) and tool in aliases:
+                more["tool_name"] = aliases[tool]
+        if spec.counts_continuations and getattr(input, "stop_hook_active", True) is None:
+            key = (spec.event, input.agent_id)
+            more["stop_hook_active"] = self._continuations.get(key, 0) > 0
+        return replace_trusted(input, more) if more else input
+
+    def _foreground(
+        self,
+        spec: EventSpec,
+        input: HookInput[Any],
+        nodes: Sequence[CompiledNode],
+        seen: DispatchInfo | None,
+    ) -> list[CompiledNode]:
+        """The nodes that hold up the decision; fire-and-forget ones are started here.
+        Nodes whose ``if`` rule does not match the tool call are left out."""
+        foreground: list[CompiledNode] = []
+        for cn in nodes:
+            rule = cn.if_rule
+            if rule is not None and not rule.matches(
+                getattr(input, "tool_name", None),
+                getattr(input, "tool_input", {}) or {},
+                input.cwd,
+            ):
+                continue
+            if cn.node.background:
+                self._start_background(cn, spec, input, seen)
+            else:
+                foreground.append(cn)
+        return foreground
+
+    async def _execute(
+        self,
+        spec: EventSpec,
+        input: HookInput[O],
+        foreground: Sequence[CompiledNode],
+        mode: Execution,
+        stop_on_block: bool | None,
+        budget: float | None,
+        seen: DispatchInfo | None,
+    ) -> tuple[HookInput[O], list[HandlerResult]]:
+        """Run the foreground nodes as ``mode`` says; the input as the last one left it."""
+        if mode == "chained":
+            chain_stop = self._registry.stop_on_block if stop_on_block is None else stop_on_block
+            return await self._run_chained(spec, input, foreground, chain_stop, budget, seen)
+        if len(foreground) == 1:
+            return input, [await self._run(foreground[0], spec, input, budget, seen)]
+        if foreground:
+            return input, await self._run_parallel(spec, input, foreground, budget, seen)
+        return input, []
 
     def _count_continuation(
         self,
@@ -463,18 +550,38 @@ class Session(LifecycleMixin):
         seen: DispatchInfo | None,
     ) -> list[HandlerResult]:
         jobs: list[Job] = []
-        job = self._job
+        steps: list[tuple[CompiledNode, float, float]] = []  # node, timeout, start
         calls: dict[_CallKey, HookCall] = {}  # handlers alike share their call
+        last: CompiledNode | None = None
+        call: HookCall | None = None
         for cn in nodes:
             timeout = cn.timeout if budget is None else min(cn.timeout, budget)
-            step = self._step(cn, spec, input, timeout, seen, calls)
-            jobs.append((job, step, timeout + cn.node.timeout_slack))
-        answers = await self._runner.many(jobs)
-        for i, answer in enumerate(answers):
-            if answer is None:  # timed out
-                cn, _, _, start, timeout, _ = jobs[i][1]
-                answers[i] = self._finish(cn, spec, None, start, timeout, seen)
-        return answers
+            if (  # (the commonest case: a group's handlers one after another)
+                call is None
+                or last is None
+                or cn.env is not last.env
+                or cn.dialect is not last.dialect
+                or timeout != call.timeout
+            ):
+                call = self._call(cn, spec, input, timeout, calls)
+            last = cn
+            if seen is not None:
+                self._started(cn, spec, seen)
+            steps.append((cn, timeout, time.perf_counter()))
+            jobs.append((cn.node.call, call, timeout + cn.node.timeout_slack))
+
+        def finish(i: int, value: Any) -> HandlerResult:
+            cn, timeout, start = steps[i]
+            if isinstance(value, Exception):
+                value = _raised(value)
+            return self._finish(cn, spec, value, start, timeout, seen)
+
+        results: list[HandlerResult] = await self._runner.many(jobs, finish)
+        for i, result in enumerate(results):
+            if result is None:  # timed out
+                cn, timeout, start = steps[i]
+                results[i] = self._finish(cn, spec, None, start, timeout, seen)
+        return results
 
     async def _run_chained(
         self,
@@ -508,22 +615,31 @@ class Session(LifecycleMixin):
     ) -> HandlerResult:
         """Run one node with its timeout, contain its failure, apply its failure policy."""
         timeout = cn.timeout if budget is None else min(cn.timeout, budget)
-        step = self._step(cn, spec, input, timeout, seen)
-        result = await self._runner.one(self._job, step, timeout + cn.node.timeout_slack)
-        if result is None:  # timed out
-            return self._finish(cn, spec, None, step[3], timeout, seen)
-        return result
+        call = self._call(cn, spec, input, timeout)
+        if seen is not None:
+            self._started(cn, spec, seen)
+        start = time.perf_counter()
+        deadline = self._runner.deadline(timeout + cn.node.timeout_slack)
+        result: HandlerResult | None = None
+        with deadline:
+            try:
+                result = await cn.node.call(call)
+            except Exception as exc:
+                result = _raised(exc)
+        if deadline.cancelled_caught:  # timed out
+            await self._runner.settle(deadline)
+            result = None
+        return self._finish(cn, spec, result, start, timeout, seen)
 
-    def _step(
+    def _call(
         self,
         cn: CompiledNode,
         spec: EventSpec,
         input: HookInput[Any],
         timeout: float,
-        seen: DispatchInfo | None,
         calls: dict[_CallKey, HookCall] | None = None,
-    ) -> _Step:
-        """What :meth:`_job` needs to run one node (built just before it starts).
+    ) -> HookCall:
+        """The :class:`HookCall` of one node for ``input``.
 
         ``calls`` collects the calls made for one dispatch, so that handlers alike (same
         timeout, dialect and environment) share one :class:`HookCall`.
@@ -537,16 +653,15 @@ class Session(LifecycleMixin):
         ):
             template = self._call_template(cn, spec, input, timeout, key)
         if calls is None:
-            call = replace_trusted(template.call, {"input": input})
-        else:
-            made = calls.get(key)
-            if made is None:
-                made = calls[key] = replace_trusted(template.call, {"input": input})
-            call = made
-        if seen is not None:
-            status = cn.node.status_message or f"Running {spec.event.value} hook"
-            notify(self._observers, "handler_started", seen, cn.info, status)
-        return (cn, spec, call, time.perf_counter(), timeout, seen)
+            return _with_input(template.call, input)
+        made = calls.get(key)
+        if made is None:
+            made = calls[key] = _with_input(template.call, input)
+        return made
+
+    def _started(self, cn: CompiledNode, spec: EventSpec, seen: DispatchInfo) -> None:
+        status = cn.node.status_message or f"Running {spec.event.value} hook"
+        notify(self._observers, "handler_started", seen, cn.info, status)
 
     def _call_template(
         self,
@@ -577,26 +692,6 @@ class Session(LifecycleMixin):
         template = self._calls[key] = _CallTemplate(call, self.env, cn.env)
         return template
 
-    async def _job(self, step: _Step) -> HandlerResult:
-        """Call a node; an exception it raises becomes an ERROR result (cancellation passes)."""
-        cn, spec, call, start, timeout, seen = step
-        try:
-            result = await cn.node.call(call)
-        except Exception as exc:
-            message = f"{type(exc).__name__}: {exc}"
-            result = HandlerResult(
-                outcome=Outcome.ERROR,
-                reason=message,
-                diagnostics=(
-                    Diagnostic(
-                        code=DiagnosticCode.HANDLER_ERROR,
-                        message=f"hook raised {message}",
-                        severity=Severity.ERROR,
-                    ),
-                ),
-            )
-        return self._finish(cn, spec, result, start, timeout, seen)
-
     def _finish(
         self,
         cn: CompiledNode,
@@ -619,23 +714,25 @@ class Session(LifecycleMixin):
                     ),
                 ),
             )
-        if result.outcome in _FAILED:
+        outcome = result.outcome
+        if outcome is not _OK and outcome in _FAILED:
             result = self._apply_policy(cn, spec, result)
+            outcome = result.outcome
         info = cn.info
         diags = result.diagnostics
         if diags:
             diags = tuple(
                 d.at(source=info.source, location=info.location, handler=info.name) for d in diags
             )
-        result = HandlerResult(  # (a direct build costs half of attrs.evolve)
-            outcome=result.outcome,
-            output=result.output,
-            diagnostics=diags,
-            duration=time.perf_counter() - start,
-            exit_code=result.exit_code,
-            reason=result.reason,
-            is_async=result.is_async,
-            handler=info,
+        result = _make_result(
+            outcome,
+            result.output,
+            diags,
+            time.perf_counter() - start,
+            result.exit_code,
+            result.reason,
+            result.is_async,
+            info,
         )
         if seen is not None:
             notify(self._observers, "handler_finished", seen, info, result)

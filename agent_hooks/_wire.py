@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Callable, Mapping
-from typing import Any, Generic, TypeVar, cast
+from typing import Any, Generic, TypeVar
 
 import attrs
 
@@ -73,6 +73,9 @@ class DecodedInput:
 
 _PLAIN_KINDS = frozenset({"str", "int", "float", "bool", "literal"})
 _ENCODERS: dict[tuple[type, str], Callable[[Any], dict[str, Any]]] = {}
+_NESTED_ENCODERS: dict[
+    tuple[type, str], Callable[[Any], tuple[dict[str, Any], tuple[str, ...]]]
+] = {}
 
 
 def _input_encoder(cls: type, wire: WireFormat) -> Callable[[Any], dict[str, Any]]:
@@ -83,36 +86,82 @@ def _input_encoder(cls: type, wire: WireFormat) -> Callable[[Any], dict[str, Any
     ``permission_mode`` (where harnesses put it); ``extra`` keys never override.
     """
     encoder = _ENCODERS.get((cls, wire))
-    if encoder is not None:
-        return encoder
+    if encoder is None:
+        _compile_encoders(cls, wire)
+        encoder = _ENCODERS[(cls, wire)]
+    return encoder
+
+
+def nested_encoder(
+    cls: type, wire: WireFormat
+) -> Callable[[Any], tuple[dict[str, Any], tuple[str, ...]]]:
+    """Like :func:`_input_encoder`, and also the keys whose values are JSON objects
+    (what a copy of the payload must copy too, so that no two copies share one)."""
+    encoder = _NESTED_ENCODERS.get((cls, wire))
+    if encoder is None:
+        _compile_encoders(cls, wire)
+        encoder = _NESTED_ENCODERS[(cls, wire)]
+    return encoder
+
+
+_JSON_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
+def _input_converter(wire: WireFormat) -> Callable[[Any], Any]:
+    """:func:`to_json` for input fields, with the commonest value (a flat object of
+    strings and numbers, such as most tool inputs) copied without a walk."""
+
+    def conv(value: Any) -> Any:
+        if type(value) is dict:
+            for k, v in value.items():
+                if type(k) is not str or type(v) not in _JSON_SCALARS:
+                    break
+            else:
+                return value.copy()
+        return to_json(value, wire=wire, output=False)
+
+    return conv
+
+
+def _compile_encoders(cls: type, wire: WireFormat) -> None:
     event: HookEvent = cls.event  # type: ignore[attr-defined]
     name = event.value if wire == "claude" else event.snake
-    lines = ["def encode(o):", "    d = {}"]
-    named = False
-    for fc in field_codecs(cls, False):
-        if fc.name == "extra":
-            continue
-        value = "conv(v)" if fc.type.kind not in _PLAIN_KINDS else "v"
-        lines += [
-            f"    v = o.{fc.name}",
-            "    if v is not None:",
-            f"        d[{fc.key(wire)!r}] = {value}",
-        ]
-        if fc.name == "permission_mode":
-            lines.append(f"    d['hook_event_name'] = {name!r}")
-            named = True
-    if not named:
-        lines.append(f"    d.setdefault('hook_event_name', {name!r})")
-    lines += [
-        "    if o.extra:",
-        "        for k, v in o.extra.items():",
-        "            d.setdefault(k, v)",
-        "    return d",
-    ]
-    scope: dict[str, Any] = {"conv": functools.partial(to_json, wire=wire, output=False)}
-    exec(compile("\n".join(lines), f"<agent_hooks encoder {cls.__name__} {wire}>", "exec"), scope)
-    encoder = _ENCODERS[(cls, wire)] = cast(Callable[[Any], dict[str, Any]], scope["encode"])
-    return encoder
+    for nested in (False, True):
+        lines = ["def encode(o):", "    d = {}"]
+        if nested:
+            lines.append("    n = []")
+        named = False
+        for fc in field_codecs(cls, False):
+            if fc.name == "extra":
+                continue
+            key = fc.key(wire)
+            lines += [f"    v = o.{fc.name}", "    if v is not None:"]
+            if fc.type.kind in _PLAIN_KINDS:
+                lines.append(f"        d[{key!r}] = v")
+            else:
+                lines.append(f"        d[{key!r}] = v = conv(v)")
+                if nested:
+                    lines.append(f"        if type(v) is dict: n.append({key!r})")
+            if fc.name == "permission_mode":
+                lines.append(f"    d['hook_event_name'] = {name!r}")
+                named = True
+        if not named:
+            lines.append(f"    d.setdefault('hook_event_name', {name!r})")
+        lines += ["    if o.extra:", "        for k, v in o.extra.items():"]
+        if nested:
+            lines += [
+                "            if k not in d:",
+                "                d[k] = v",
+                "                if type(v) is dict: n.append(k)",
+                "    return d, tuple(n)",
+            ]
+        else:
+            lines += ["            d.setdefault(k, v)", "    return d"]
+        scope: dict[str, Any] = {"conv": _input_converter(wire)}
+        label = f"<agent_hooks {'nested ' if nested else ''}encoder {cls.__name__} {wire}>"
+        exec(compile("\n".join(lines), label, "exec"), scope)
+        table: dict[tuple[type, str], Any] = _NESTED_ENCODERS if nested else _ENCODERS
+        table[(cls, wire)] = scope["encode"]
 
 
 def encode_input(

@@ -256,7 +256,11 @@ class _Answers:
         """The result of an answer equal to a recent one for this event, else ``None``."""
         for seen_for, snapshot, numbers, result in self.recent:
             try:
-                if seen_for is spec and answer == snapshot and _typed_alike(answer, numbers):
+                if (
+                    seen_for is spec
+                    and answer == snapshot
+                    and (not numbers or _typed_alike(answer, numbers))
+                ):
                     return result
             except Exception:  # (a value whose comparison fails is no plain JSON)
                 return None
@@ -343,13 +347,18 @@ def callback_node(
     # an async callback is awaited directly (no wrapper coroutine on the hot path)
     invoke: Callable[..., Awaitable[Any]] = fn if is_async else invoke_plain
 
+    begin: Callable[[HookCall], Awaitable[Any]]
+    end: Callable[[HookCall, Any], HandlerResult]
     if kind == "sdk":
         memo = _Answers()
 
-        async def call(c: HookCall) -> HandlerResult:
-            data = c.payload("claude")
-            tool_use_id = getattr(c.input, "tool_use_id", None)
-            answer = await invoke(data, tool_use_id, {"signal": None})
+        def begin(c: HookCall) -> Awaitable[Any]:
+            # (context: the Claude Agent SDK's, whose "signal" is reserved there)
+            return invoke(
+                c.payload("claude"), getattr(c.input, "tool_use_id", None), {"signal": None}
+            )
+
+        def end(c: HookCall, answer: Any) -> HandlerResult:
             if type(answer) is dict:
                 # Hooks tend to give the same few answers: decode each of them once.
                 known = memo.recall(c.spec, answer)
@@ -378,8 +387,14 @@ def callback_node(
             return _interpret(c, answer, display)
     else:
 
-        async def call(c: HookCall) -> HandlerResult:
-            return _interpret(c, await invoke(c.input), display)
+        def begin(c: HookCall) -> Awaitable[Any]:
+            return invoke(c.input)
+
+        def end(c: HookCall, answer: Any) -> HandlerResult:
+            return _interpret(c, answer, display)
+
+    async def call(c: HookCall) -> HandlerResult:
+        return end(c, await begin(c))
 
     closer = getattr(fn, "session_closed", None)
     return HandlerNode(
@@ -388,6 +403,7 @@ def callback_node(
         on_session_close=closer if callable(closer) else None,
         timeout_blocks=True,
         call=call,
+        phases=(begin, end),
         timeout=timeout,
         on_error=on_error,
         background=background,

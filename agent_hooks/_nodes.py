@@ -22,6 +22,8 @@ from ._model import HookInput, HookOutput
 from ._wire import nested_encoder, payload_bytes
 
 __all__ = [
+    "Begin",
+    "End",
     "Handler",
     "HandlerInfo",
     "HandlerNode",
@@ -94,12 +96,17 @@ class HookCall:
     memo: dict[Any, Any] = attrs.field(factory=dict, eq=False, repr=False)
     """Encodings of inputs shared by the calls of a session (so that ten handlers of one
     dispatch encode the payload once)."""
+    exclusive: bool = attrs.field(default=False, eq=False, repr=False)
+    """Set by the session when one handler alone runs with this call: :meth:`payload`
+    then hands over a fresh encoding instead of keeping one to copy from."""
 
     def payload(self, wire: WireFormat = "claude") -> dict[str, Any]:
         """The input as the wire dict a hook of ``wire`` receives: encoded once, copied
         for each caller (top level and nested objects one level down), so that a
         callback editing its dict cannot change what the others see."""
         input = self.input
+        if self.exclusive:
+            return nested_encoder(type(input), wire)(input)[0]
         key = (wire, id(input))
         found = self.memo.get(key)
         if found is None or found[0] is not input:
@@ -152,6 +159,12 @@ class HandlerResult:
 
 NodeCall = Callable[[HookCall], Awaitable[HandlerResult]]
 
+Begin = Callable[[HookCall], Awaitable[Any]]
+"""First phase of a run: start the handler's own work (the awaitable of its answer)."""
+
+End = Callable[[HookCall, Any], HandlerResult]
+"""Second phase: turn what the work returned into the result (plain code, no awaiting)."""
+
 
 @attrs.frozen(kw_only=True)
 class HandlerNode:
@@ -192,6 +205,11 @@ class HandlerNode:
     )
     """Called with the session id when a session of the registry closes (after its
     background work), so a handler can release what it kept for the session."""
+    phases: tuple[Begin, End] | None = attrs.field(default=None, eq=False)
+    """Optional: ``call`` in two phases, ``await begin(call)`` then ``end(call, value)``,
+    which the session uses instead of ``call`` when set (it then awaits the handler's
+    own work directly, one coroutine fewer per run). Both must together do what
+    ``call`` does; either may raise, as ``call`` may."""
 
 
 @runtime_checkable

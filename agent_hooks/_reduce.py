@@ -136,10 +136,26 @@ def _present(output: HookOutput, plan: tuple[_Step, ...]) -> list[tuple[int, Any
     return present
 
 
+_ALONE: dict[int, tuple[HookOutput, HookOutput]] = {}
+"""Single answers as they fold (a function of the frozen answer alone), by identity;
+entries hold their answer."""
+
+
 def _alone(spec: EventSpec, single: HookOutput) -> HookOutput:
     """One answer of the event's own class folds to itself (every merge rule is the
     identity on one value); only a reason without its decision and a suppressed
     system message are dropped."""
+    found = _ALONE.get(id(single))
+    if found is not None and found[0] is single:
+        return found[1]
+    folded = _fold_alone(spec, single)
+    if len(_ALONE) >= _PRESENT_SIZE:
+        _ALONE.clear()
+    _ALONE[id(single)] = (single, folded)
+    return folded
+
+
+def _fold_alone(spec: EventSpec, single: HookOutput) -> HookOutput:
     drop: dict[str, None] | None = None
     for name, companion in _lone_reasons(spec):
         if getattr(single, companion) is not None and getattr(single, name) is None:
@@ -165,13 +181,13 @@ def reduce_results(
     ``chained`` tells that rewrites were threaded from handler to handler, so a
     later rewrite building on an earlier one is not reported as an override.
     """
-    cls, plan = _plan(spec)
     if len(results) == 1:  # (the commonest case, without the lists below)
         single = results[0].output
         if single is None:
             return empty_output(spec), ()
-        if type(single) is cls:
+        if type(single) is spec.output_type:
             return _alone(spec, single), ()
+    cls, plan = _plan(spec)
     answered = [r for r in results if r.output is not None]
     if not answered:
         return empty_output(spec), ()

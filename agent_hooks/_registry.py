@@ -26,7 +26,7 @@ from ._errors import RegistrationError
 from ._matching import CompiledMatcher, IfRule, compile_matcher, parse_if_rule
 from ._model import HookInput
 from ._names import HookEvent, parse_event
-from ._nodes import Handler, HandlerInfo, HandlerNode, OnError
+from ._nodes import Begin, End, Handler, HandlerInfo, HandlerNode, HandlerResult, HookCall, OnError
 from ._observe import Observer
 
 if TYPE_CHECKING:
@@ -186,6 +186,10 @@ class CompiledNode:
     dialect: Dialect
     env: Mapping[str, str]
     if_rule: IfRule | None
+    begin: Begin = attrs.field(eq=False)
+    """The node's run, first phase: its ``phases`` or, without them, its ``call``."""
+    end: End = attrs.field(eq=False)
+    """Second phase: its ``phases``' or, after ``call``, the result as it is."""
 
 
 @attrs.frozen
@@ -193,6 +197,10 @@ class _Group:
     ordinal: int
     matcher: CompiledMatcher
     nodes: tuple[CompiledNode, ...]
+
+
+def _as_result(call: HookCall, value: HandlerResult) -> HandlerResult:
+    return value
 
 
 def _unique(nodes: tuple[CompiledNode, ...]) -> tuple[CompiledNode, ...]:
@@ -624,4 +632,6 @@ def _compile_node(
         dialect=src.dialect,
         env=src.env,
         if_rule=if_rule,
+        begin=node.phases[0] if node.phases else node.call,
+        end=node.phases[1] if node.phases else _as_result,
     )

@@ -2,19 +2,21 @@
 
 A session hands every foreground handler call to a :class:`Runner`:
 
-``await runner.one(fn, arg, seconds)``
-    Awaits ``fn(arg)`` in the calling task. Returns its result, or ``None`` when
-    ``seconds`` passed first (``fn`` was cancelled and has finished).
-    Exceptions raised by ``fn`` propagate. Cancelling the caller cancels ``fn``
-    and propagates once ``fn`` has finished.
+``with runner.deadline(seconds) as d: ...``
+    A deadline for the calling task around a block. When it passes, the block
+    is cancelled; the deadline catches its own cancellation and then
+    ``d.cancelled_caught`` is true (call ``await runner.settle(d)`` before going
+    on). Exceptions from the block propagate; so does a cancellation of the
+    caller, once the block has finished.
 
-``await runner.many(jobs)``
+``await runner.many(jobs, finish)``
     Starts every ``(fn, arg, timeout)`` of ``jobs`` together and returns their
-    results in job order, ``None`` for each job that timed out. Each ``fn`` must
-    turn its own ``Exception`` into a result; anything else one of them raises
-    (``KeyboardInterrupt``, ...) cancels the others and propagates in a
-    ``BaseExceptionGroup`` once every job has finished, as from a task group.
-    Cancelling the caller cancels every job and propagates once all have finished.
+    results in job order: ``finish(i, value)`` of what job ``i`` returned (or of
+    the ``Exception`` it raised), called in the job's task as it ends, or
+    :data:`TIMED_OUT`. Anything else a job raises (``KeyboardInterrupt``, ...)
+    cancels the others and propagates in a ``BaseExceptionGroup`` once every job
+    has finished, as from a task group. Cancelling the caller cancels every job
+    and propagates once all have finished.
 
 Two implementations share that contract:
 
@@ -23,18 +25,19 @@ Two implementations share that contract:
     scopes). Parallel jobs with one deadline share one scope.
 :class:`AsyncioRunner`
     Python >= 3.11 on asyncio. An anyio cancel scope costs about as much as a
-    whole hand-written dispatch (5-7 µs), so deadlines here are timer handles
-    that cancel the task the way ``asyncio.timeout`` does (``Task.cancel`` now,
-    ``Task.uncancel`` when the job is done, so the caller's own cancellations are
-    never swallowed), and parallel jobs are plain tasks. The rules of a cancel
-    scope are kept: a job past its deadline is cancelled again every few
-    milliseconds until it ends (one that catches the cancellation and carries on
-    is still bounded); a job inside a *shielded* anyio cancel scope is not
-    cancelled until it leaves the shield, so clean-up a handler shields runs to
-    the end; and a caller whose anyio scope is cancelled in the very loop
-    iteration the deadline passed gets its cancellation, not a timeout. These
-    read anyio's per-task scope record; :func:`runner_for_current_loop` picks
-    :class:`AnyioRunner` when the installed anyio does not have it.
+    whole hand-written dispatch (5-7 µs), so deadlines here are entries in a set
+    watched by one timer per session, which cancels a task whose deadline passed
+    the way ``asyncio.timeout`` does (``Task.cancel`` now, ``Task.uncancel`` when
+    the job is done, so the caller's own cancellations are never swallowed), and
+    parallel jobs are plain tasks. The rules of a cancel scope are kept: a job
+    past its deadline is cancelled again every few milliseconds until it ends
+    (one that catches the cancellation and carries on is still bounded); a job
+    inside a *shielded* anyio cancel scope is not cancelled until it leaves the
+    shield, so clean-up a handler shields runs to the end; and a caller whose
+    anyio scope is cancelled in the very loop iteration the deadline passed gets
+    its cancellation, not a timeout. These read anyio's per-task scope record;
+    :func:`runner_for_current_loop` picks :class:`AnyioRunner` when the
+    installed anyio does not have it.
 
 The runner is chosen once per session (:func:`runner_for_current_loop`); the
 dispatch loop does not know which one it has.
@@ -54,6 +57,7 @@ from typing import Any, Protocol, TypeVar
 import anyio
 
 __all__ = [
+    "TIMED_OUT",
     "AnyioRunner",
     "AsyncioRunner",
     "Deadline",
@@ -108,13 +112,9 @@ class Runner(Protocol):
         own cancellation, if it came in the same loop iteration, is delivered here."""
         ...
 
-    async def one(self, fn: Callable[[A], Awaitable[R]], arg: A, seconds: float) -> R | None:
-        """Await ``fn(arg)`` for at most ``seconds``; ``None`` when it timed out."""
-        ...
-
     async def many(self, jobs: Sequence[Job], finish: Finish | None = None) -> list[Any]:
-        """Run ``jobs`` together; their results in job order (``None`` for a job that
-        timed out). As each job ends in time, in its task, ``finish(i, value)``
+        """Run ``jobs`` together; their results in job order (:data:`TIMED_OUT` for a
+        job that timed out). As each job ends in time, in its task, ``finish(i, value)``
         turns what it returned (or the ``Exception`` it raised) into its result."""
         ...
 
@@ -123,12 +123,23 @@ class Runner(Protocol):
         ...
 
 
-async def _one(runner: Runner, fn: Callable[[A], Awaitable[R]], arg: A, seconds: float) -> R | None:
+class _TimedOut:
+    def __repr__(self) -> str:
+        return "TIMED_OUT"
+
+
+TIMED_OUT: Any = _TimedOut()
+"""What :meth:`Runner.many` gives for a job that ran past its deadline."""
+
+
+async def _timed(runner: Runner, job: Job) -> Any:
+    """A job under its own deadline: what it returned, else :data:`TIMED_OUT`."""
+    fn, arg, seconds = job
     deadline = runner.deadline(seconds)
     with deadline:
         return await fn(arg)
     await runner.settle(deadline)
-    return None
+    return TIMED_OUT
 
 
 class AnyioRunner:
@@ -155,31 +166,28 @@ class AnyioRunner:
     async def settle(self, deadline: Deadline) -> None:
         pass  # a cancel scope delivers its caller's cancellation itself
 
-    async def one(self, fn: Callable[[A], Awaitable[R]], arg: A, seconds: float) -> R | None:
-        return await _one(self, fn, arg, seconds)
-
     async def many(self, jobs: Sequence[Job], finish: Finish | None = None) -> list[Any]:
-        slots: list[Any] = [None] * len(jobs)
+        slots: list[Any] = [TIMED_OUT] * len(jobs)
         done = finish or _as_is
         # Jobs that start together with one deadline would time out together: one
         # cancel scope serves them all (a scope per job costs more than the rest).
         deadlines = {timeout for _, _, timeout in jobs}
         shared = len(deadlines) == 1
 
-        async def run(i: int, fn: Callable[[Any], Awaitable[Any]], arg: Any, t: float) -> None:
+        async def run(i: int, job: Job) -> None:
             value: Any
             try:
-                value = await fn(arg) if shared else await self.one(fn, arg, t)
+                value = await job[0](job[1]) if shared else await _timed(self, job)
             except Exception as exc:
                 value = exc
-            if value is not None:  # (None: it timed out)
+            if value is not TIMED_OUT:
                 slots[i] = done(i, value)
 
         with self._move_on_after(max(0.0, deadlines.pop()) if shared else math.inf):
             async with self._task_group() as tg:
                 for i in range(1, len(jobs)):
-                    tg.start_soon(run, i, *jobs[i])
-                await run(0, *jobs[0])  # the first in this task: one task fewer to spawn
+                    tg.start_soon(run, i, jobs[i])
+                await run(0, jobs[0])  # the first in this task: one task fewer to spawn
         return slots
 
     def close(self) -> None:
@@ -201,6 +209,8 @@ class AsyncioRunner:
         "_armed",
         "_current_task",
         "_handle",
+        "_last_state",
+        "_last_task",
         "_loop",
         "_state_of",
         "_states",
@@ -211,6 +221,8 @@ class AsyncioRunner:
         self._states = task_states  # anyio's task -> TaskState record (cancel_scope chain)
         self._state_of = task_states.data.get  # (a WeakKeyDictionary's dict: no method frame)
         self._loop = loop
+        self._last_task: Any = None
+        self._last_state: Any = None
         self._current_task = _current_task_reader()
         # The loop's clock; asyncio's own is time.monotonic behind a method frame.
         self._time: Callable[[], float] = (
@@ -222,7 +234,14 @@ class AsyncioRunner:
 
     def deadline(self, seconds: float) -> Deadline:
         task: Any = self._current_task(self._loop)  # (cancelling, uncancel: Python >= 3.11)
-        state = self._state_of(weakref.ref(task))
+        # anyio keeps one state record per task for the task's life: the last one found
+        # is kept with its task (until the session closes) to spare the weak lookup.
+        if task is self._last_task:
+            state = self._last_state
+        else:
+            state = self._state_of(weakref.ref(task))
+            if state is not None:
+                self._last_task, self._last_state = task, state
         base = state.cancel_scope if state is not None else None
         return _Deadline(self, task, base, self._time() + seconds)
 
@@ -232,9 +251,6 @@ class AsyncioRunner:
             # found the task's wake-up taken and delivers again; take it here, in
             # anyio's own form, rather than report a timeout.
             await asyncio.sleep(0)
-
-    async def one(self, fn: Callable[[A], Awaitable[R]], arg: A, seconds: float) -> R | None:
-        return await _one(self, fn, arg, seconds)
 
     def _watch(self, timed: _Timed) -> None:
         self._active.add(timed)
@@ -263,6 +279,7 @@ class AsyncioRunner:
             self._handle = self._loop.call_at(upcoming, self._fire)
 
     def close(self) -> None:
+        self._last_task = self._last_state = None
         # A call still running in another task keeps the timer that bounds it.
         if not self._active and self._handle is not None:
             self._handle.cancel()
@@ -302,7 +319,7 @@ class AsyncioRunner:
         return gather.results
 
     async def _timed(self, job: Job) -> Any:
-        return await self.one(*job)
+        return await _timed(self, job)
 
     async def _abort(self, children: list[asyncio.Task[Any]]) -> None:
         """Cancel the unfinished children (respecting their shields) and wait for all."""
@@ -335,7 +352,7 @@ class _Expiry:
     chance (now and every few milliseconds while the job goes on) except while it sits
     in a shielded anyio scope it entered during the job."""
 
-    __slots__ = ("base", "cancels", "caught", "done", "handle", "states", "task")
+    __slots__ = ("base", "cancels", "done", "handle", "states", "task")
 
     def __init__(self, task: asyncio.Task[Any], base: Any, states: Any) -> None:
         self.task: Any = task
@@ -343,7 +360,6 @@ class _Expiry:
         self.states = states
         self.cancels = 0
         self.done = False
-        self.caught = False  # (set by the deadline that caught the cancellation)
         self.handle: asyncio.TimerHandle | None = None
 
     def fire(self) -> None:
@@ -397,7 +413,7 @@ class _Deadline:
     ``asyncio.timeout`` does, so the caller's own cancellations are never swallowed.
     """
 
-    __slots__ = ("base", "cancelling", "expiry", "runner", "task", "when")
+    __slots__ = ("base", "cancelled_caught", "cancelling", "expiry", "runner", "task", "when")
 
     def __init__(self, runner: AsyncioRunner, task: Any, base: Any, when: float) -> None:
         self.runner = runner
@@ -405,20 +421,17 @@ class _Deadline:
         self.base = base
         self.when = when
         self.expiry: _Expiry | None = None
+        self.cancelled_caught = False
+        """Whether it expired and caught its own cancellation (the call timed out)."""
         self.cancelling = task.cancelling()
         runner._active.add(self)
         if when < runner._armed:
             runner._arm(when)
 
     @property
-    def cancelled_caught(self) -> bool:
-        """Whether it expired and caught its own cancellation (the call timed out)."""
-        return self.expiry is not None and self.expiry.caught
-
-    @property
     def caller_cancelled(self) -> bool:
         """Whether the caller's own scope was cancelled as the deadline caught its own."""
-        return self.expiry is not None and self.expiry.caught and self.expiry.caller_cancelled()
+        return self.cancelled_caught and self.expiry is not None and self.expiry.caller_cancelled()
 
     def __enter__(self) -> _Deadline:
         return self
@@ -435,7 +448,7 @@ class _Deadline:
             and issubclass(et, asyncio.CancelledError)
             and self.task.cancelling() <= self.cancelling
         ):
-            expiry.caught = True
+            self.cancelled_caught = True
             return True
         return False
 
@@ -475,7 +488,7 @@ class _Gather:
     __slots__ = ("failed", "finish", "left", "results", "waiter")
 
     def __init__(self, loop: asyncio.AbstractEventLoop, n: int, finish: Finish) -> None:
-        self.results: list[Any] = [None] * n
+        self.results: list[Any] = [TIMED_OUT] * n
         self.finish = finish
         self.failed: list[BaseException] = []
         self.left = n
@@ -495,7 +508,7 @@ async def _child(gather: _Gather, i: int, fn: Callable[[Any], Awaitable[Any]], a
         except BaseException as exc:
             gather.failed.append(exc)
             raise
-        if value is not None:  # (None: it timed out)
+        if value is not TIMED_OUT:
             gather.results[i] = gather.finish(i, value)
     finally:
         gather.left -= 1

@@ -38,7 +38,7 @@ from ._observe import DispatchInfo, Observer, notify
 from ._outputs import blocking_output, is_blocking, strip_decisions
 from ._reduce import empty_output, reduce_results
 from ._registry import CompiledNode, CompiledRegistry, Execution
-from ._runner import AnyioRunner, Job, Runner, runner_for_current_loop
+from ._runner import TIMED_OUT, AnyioRunner, Job, Runner, runner_for_current_loop
 
 __all__ = ["Decision", "Session"]
 
@@ -65,8 +65,9 @@ class _CallTemplate:
         self.node_env = node_env  # held, so that the id in the template's key stays its own
 
 
-_CallKey = tuple[HookEvent, int, int, float]
-"""A call template's key: event, node environment (id), dialect (id), timeout."""
+_CallKey = tuple[HookEvent, int, int, float] | int
+"""A call template's key: event, node environment (id), dialect (id), timeout; or the
+node (id) when it runs with its own timeout."""
 
 
 @attrs.frozen(kw_only=True)
@@ -145,6 +146,9 @@ _make_result = trusted_builder(HandlerResult)
 
 _with_input = trusted_replacer(HookCall, "input")
 """``_with_input(call, input)``: a call template with this dispatch's input."""
+
+_alone_with = trusted_replacer(HookCall, "input", "exclusive")
+"""``_alone_with(call, input, True)``: the same, for one handler alone."""
 
 
 _ENVELOPE = ("session_id", "cwd", "transcript_path", "permission_mode")
@@ -392,7 +396,7 @@ class Session(LifecycleMixin):
                 result: HandlerResult | None = None
                 with deadline:
                     try:
-                        result = await cn.node.call(call)
+                        result = cn.end(call, await cn.begin(call))
                     except Exception as exc:
                         result = _raised(exc)
                 if deadline.cancelled_caught:  # timed out
@@ -406,7 +410,11 @@ class Session(LifecycleMixin):
             output, diags = reduce_results(spec, results, chained=mode == "chained")
         else:
             output, diags = empty_output(spec), ()
-        all_diags = [d for r in results for d in r.diagnostics]
+        all_diags = (
+            list(results[0].diagnostics)
+            if len(results) == 1
+            else [d for r in results for d in r.diagnostics]
+        )
         if diags:
             all_diags.extend(diags)
         if spec.counts_continuations:
@@ -422,7 +430,13 @@ class Session(LifecycleMixin):
             rewake = tuple(self._rewake)
             self._rewake.clear()
         decision: Decision[O] = _make_decision(
-            spec.event, input, output, tuple(results), tuple(all_diags), background, rewake
+            spec.event,
+            input,
+            output,
+            (results[0],) if len(results) == 1 else tuple(results),
+            tuple(all_diags) if all_diags else (),
+            background,
+            rewake,
         )
         if seen is not None:
             notify(observers, "dispatch_finished", seen, decision)
@@ -448,8 +462,10 @@ class Session(LifecycleMixin):
                 self.transcript_path if tp is None else tp,
                 self.permission_mode if pm is None else pm,
             )
-        more: dict[str, Any] = {}
         aliases = self._compiled.tool_aliases
+        if not aliases and not spec.counts_continuations:
+            return input
+        more: dict[str, Any] = {}
         if aliases:
             tool = getattr(input, "tool_name", None)
             if isinstance(tool, str) and tool in aliases:
@@ -550,7 +566,7 @@ class Session(LifecycleMixin):
         seen: DispatchInfo | None,
     ) -> list[HandlerResult]:
         jobs: list[Job] = []
-        steps: list[tuple[CompiledNode, float, float]] = []  # node, timeout, start
+        steps: list[tuple[CompiledNode, HookCall, float, float]] = []  # ..., timeout, start
         calls: dict[_CallKey, HookCall] = {}  # handlers alike share their call
         last: CompiledNode | None = None
         call: HookCall | None = None
@@ -567,19 +583,24 @@ class Session(LifecycleMixin):
             last = cn
             if seen is not None:
                 self._started(cn, spec, seen)
-            steps.append((cn, timeout, time.perf_counter()))
-            jobs.append((cn.node.call, call, timeout + cn.node.timeout_slack))
+            steps.append((cn, call, timeout, time.perf_counter()))
+            jobs.append((cn.begin, call, timeout + cn.node.timeout_slack))
 
         def finish(i: int, value: Any) -> HandlerResult:
-            cn, timeout, start = steps[i]
+            cn, call, timeout, start = steps[i]
             if isinstance(value, Exception):
-                value = _raised(value)
-            return self._finish(cn, spec, value, start, timeout, seen)
+                result = _raised(value)
+            else:
+                try:
+                    result = cn.end(call, value)
+                except Exception as exc:
+                    result = _raised(exc)
+            return self._finish(cn, spec, result, start, timeout, seen)
 
         results: list[HandlerResult] = await self._runner.many(jobs, finish)
         for i, result in enumerate(results):
-            if result is None:  # timed out
-                cn, timeout, start = steps[i]
+            if result is TIMED_OUT:
+                cn, _, timeout, start = steps[i]
                 results[i] = self._finish(cn, spec, None, start, timeout, seen)
         return results
 
@@ -623,7 +644,7 @@ class Session(LifecycleMixin):
         result: HandlerResult | None = None
         with deadline:
             try:
-                result = await cn.node.call(call)
+                result = cn.end(call, await cn.begin(call))
             except Exception as exc:
                 result = _raised(exc)
         if deadline.cancelled_caught:  # timed out
@@ -644,7 +665,10 @@ class Session(LifecycleMixin):
         ``calls`` collects the calls made for one dispatch, so that handlers alike (same
         timeout, dialect and environment) share one :class:`HookCall`.
         """
-        key = (spec.event, id(cn.env), id(cn.dialect), timeout)
+        if calls is None and timeout == cn.timeout:
+            key: _CallKey = id(cn)  # (its own timeout: the node says all the rest)
+        else:
+            key = (spec.event, id(cn.env), id(cn.dialect), timeout)
         template = self._calls.get(key)
         if (
             template is None
@@ -653,7 +677,7 @@ class Session(LifecycleMixin):
         ):
             template = self._call_template(cn, spec, input, timeout, key)
         if calls is None:
-            return _with_input(template.call, input)
+            return _alone_with(template.call, input, True)
         made = calls.get(key)
         if made is None:
             made = calls[key] = _with_input(template.call, input)

@@ -31,10 +31,14 @@ variants back to back, which keeps a busy machine from skewing it):
 
 The callbacks are Claude Agent SDK-style: ``async (input_data, tool_use_id, context)
 -> dict``; each yields to the event loop once (``await anyio.lowlevel.checkpoint()``)
-and returns a small dict, like a hook that does a little I/O. The baseline loop gets
-the payload as a dict, awaits each callback in turn and ``dict.update``s the answers;
-agent_hooks gets a typed ``PreToolUseInput``, encodes it for each callback, runs the
-callbacks in parallel under their timeouts, decodes, validates and reduces the answers.
+and returns a small dict, like a hook that does a little I/O. Both sides are handed
+the event, made once: the baseline loop gets the payload as a dict, awaits each
+callback in turn and ``dict.update``s the answers; agent_hooks gets a typed
+``PreToolUseInput``, fills the session's envelope into a copy, encodes it for each
+callback, runs the callbacks in parallel under their timeouts, decodes, validates
+and reduces the answers into a ``Decision``. An info row shows (a) with the typed
+input also built inside the timing, as an agent that makes a new one per tool call
+does (about 1.4 µs of attrs ``__init__``, against 0.2 µs for the baseline's dict).
 """
 
 from __future__ import annotations
@@ -224,23 +228,28 @@ async def run_cases(rounds: int, batch: int, profile: bool) -> list[Case]:
         unobserved.session(session_id="bench", cwd="/tmp") as snone,
     ):
 
+        event = tool_input()  # the event, as the baseline's PAYLOAD: made once
+
         async def a() -> Any:
+            return await s1.dispatch(event)
+
+        async def a_built() -> Any:
             return await s1.dispatch(tool_input())
 
         async def b() -> Any:
-            return await s10.dispatch(tool_input())
+            return await s10.dispatch(event)
 
         async def c() -> Any:
-            return await sbig.dispatch(tool_input())
+            return await sbig.dispatch(event)
 
         async def t() -> Any:
-            return await styped.dispatch(tool_input())
+            return await styped.dispatch(event)
 
         async def d() -> Any:
-            return await sobs.dispatch(tool_input())
+            return await sobs.dispatch(event)
 
         async def e() -> Any:
-            return await snone.dispatch(tool_input())
+            return await snone.dispatch(event)
 
         async def base1() -> Any:
             return await hand_loop(cb1)
@@ -269,6 +278,7 @@ async def run_cases(rounds: int, batch: int, profile: bool) -> list[Case]:
             Case("(c) 1,000 exact groups, 1 matches", 1.5, c, a, "1-group registry"),
             Case("(d) 1 callback + no-op Observer()", None, d, a, "no observers"),
             Case("(e) observers=() vs no observers", 1.05, e, a, "default registry"),
+            Case("(info) (a), input built per dispatch", None, a_built, base1, "hand loop"),
             Case("(info) 1 typed callback, no JSON", None, t, base1, "hand loop"),
             Case("(floor) 1 callback + deadline", None, floor1, base1, "hand loop"),
             Case("(floor) 10 callbacks, tasks + deadline", None, floor10, base10, "hand loop"),

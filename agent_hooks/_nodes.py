@@ -19,7 +19,7 @@ from ._capabilities import EventSpec
 from ._diagnostics import Diagnostic
 from ._dialects import CLAUDE, Dialect, WireFormat
 from ._model import HookInput, HookOutput
-from ._wire import nested_encoder, payload_bytes
+from ._wire import input_encoder, nested_encoder, payload_bytes
 
 __all__ = [
     "Begin",
@@ -99,6 +99,10 @@ class HookCall:
     exclusive: bool = attrs.field(default=False, eq=False, repr=False)
     """Set by the session when one handler alone runs with this call: :meth:`payload`
     then hands over a fresh encoding instead of keeping one to copy from."""
+    _encoded: tuple[str, dict[str, Any], tuple[str, ...]] | None = attrs.field(
+        default=None, init=False, eq=False, repr=False
+    )
+    # (the last encoding payload() made or found: handlers alike share one call)
 
     def payload(self, wire: WireFormat = "claude") -> dict[str, Any]:
         """The input as the wire dict a hook of ``wire`` receives: encoded once, copied
@@ -106,14 +110,18 @@ class HookCall:
         callback editing its dict cannot change what the others see."""
         input = self.input
         if self.exclusive:
-            return nested_encoder(type(input), wire)(input)[0]
-        key = (wire, id(input))
-        found = self.memo.get(key)
-        if found is None or found[0] is not input:
-            encoded, nested = nested_encoder(type(input), wire)(input)
-            found = self._remember(key, (input, encoded, nested))
-        copy: dict[str, Any] = found[1].copy()
-        for k in found[2]:
+            return input_encoder(type(input), wire)(input)
+        known = self._encoded
+        if known is None or known[0] != wire:
+            key = (wire, id(input))
+            found = self.memo.get(key)
+            if found is None or found[0] is not input:
+                encoded, nested = nested_encoder(type(input), wire)(input)
+                found = self._remember(key, (input, encoded, nested))
+            known = (wire, found[1], found[2])
+            object.__setattr__(self, "_encoded", known)  # (frozen to its users, not here)
+        copy: dict[str, Any] = known[1].copy()
+        for k in known[2]:
             copy[k] = copy[k].copy()
         return copy
 

@@ -566,7 +566,7 @@ class Session(LifecycleMixin):
         seen: DispatchInfo | None,
     ) -> list[HandlerResult]:
         jobs: list[Job] = []
-        steps: list[tuple[CompiledNode, HookCall, float, float]] = []  # ..., timeout, start
+        steps: list[tuple[CompiledNode, HookCall, float]] = []  # node, its call, timeout
         calls: dict[_CallKey, HookCall] = {}  # handlers alike share their call
         last: CompiledNode | None = None
         call: HookCall | None = None
@@ -583,11 +583,12 @@ class Session(LifecycleMixin):
             last = cn
             if seen is not None:
                 self._started(cn, spec, seen)
-            steps.append((cn, call, timeout, time.perf_counter()))
+            steps.append((cn, call, timeout))
             jobs.append((cn.begin, call, timeout + cn.node.timeout_slack))
+        start = time.perf_counter()  # (they start together)
 
         def finish(i: int, value: Any) -> HandlerResult:
-            cn, call, timeout, start = steps[i]
+            cn, call, timeout = steps[i]
             if isinstance(value, Exception):
                 result = _raised(value)
             else:
@@ -600,7 +601,7 @@ class Session(LifecycleMixin):
         results: list[HandlerResult] = await self._runner.many(jobs, finish)
         for i, result in enumerate(results):
             if result is TIMED_OUT:
-                cn, _, timeout, start = steps[i]
+                cn, _, timeout = steps[i]
                 results[i] = self._finish(cn, spec, None, start, timeout, seen)
         return results
 

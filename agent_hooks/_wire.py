@@ -78,7 +78,7 @@ _NESTED_ENCODERS: dict[
 ] = {}
 
 
-def _input_encoder(cls: type, wire: WireFormat) -> Callable[[Any], dict[str, Any]]:
+def input_encoder(cls: type, wire: WireFormat) -> Callable[[Any], dict[str, Any]]:
     """The encoder of one input class for one wire format, written out once per class.
 
     The generated function reads each field once, in payload order, skips ``None``,
@@ -95,7 +95,7 @@ def _input_encoder(cls: type, wire: WireFormat) -> Callable[[Any], dict[str, Any
 def nested_encoder(
     cls: type, wire: WireFormat
 ) -> Callable[[Any], tuple[dict[str, Any], tuple[str, ...]]]:
-    """Like :func:`_input_encoder`, and also the keys whose values are JSON objects
+    """Like :func:`input_encoder`, and also the keys whose values are JSON objects
     (what a copy of the payload must copy too, so that no two copies share one)."""
     encoder = _NESTED_ENCODERS.get((cls, wire))
     if encoder is None:
@@ -177,7 +177,7 @@ def encode_input(
     )
     encoder = _ENCODERS.get((type(input), wire))
     if encoder is None:
-        encoder = _input_encoder(type(input), wire)
+        encoder = input_encoder(type(input), wire)
     return encoder(input)
 
 

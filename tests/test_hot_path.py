@@ -1,0 +1,417 @@
+"""What dispatch keeps between calls to go fast never changes a result.
+
+A callback's answers are recalled by value, folds of recurring answers are
+remembered, a lone handler's payload is encoded for it alone, handlers run in two
+phases when their node offers them, and one timer per session watches every
+deadline. Each test here breaks one of those shortcuts if it took a wrong turn.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from typing import Any
+
+import anyio
+import anyio.lowlevel
+import attrs
+import pytest
+
+from agent_hooks import (
+    DiagnosticCode,
+    HandlerNode,
+    HandlerResult,
+    HookCall,
+    HookMatcher,
+    HookRegistry,
+    Outcome,
+    PreToolUseInput,
+    PreToolUseOutput,
+)
+
+pytestmark = pytest.mark.anyio
+
+LIMIT = 5.0  # a deadlock or a missed timeout fails instead of hanging
+
+
+def bash(command: str = "ls") -> PreToolUseInput:
+    return PreToolUseInput(tool_name="Bash", tool_input={"command": command}, tool_use_id="t")
+
+
+def registry(*hooks: Any, timeout: float | None = None) -> HookRegistry:
+    return HookRegistry(
+        {"PreToolUse": [HookMatcher(matcher="Bash", hooks=list(hooks), timeout=timeout)]}
+    )
+
+
+# ------------------------------------------------------------ recalled answers
+
+
+@pytest.mark.parametrize("alone", [True, False], ids=["alone", "with-another"])
+async def test_an_answer_edited_in_place_is_read_again(alone: bool) -> None:
+    answer: dict[str, Any] = {
+        "hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny"}
+    }
+
+    async def same_dict(input_data: dict[str, Any], tool_use_id: str | None, ctx: Any) -> Any:
+        return answer  # one dict, edited between dispatches
+
+    async def quiet(input_data: dict[str, Any], tool_use_id: str | None, ctx: Any) -> Any:
+        return {}
+
+    hooks = [same_dict] if alone else [same_dict, quiet]
+    async with registry(*hooks).session() as session:
+        assert (await session.dispatch(bash())).output.permission_decision == "deny"
+        answer["hookSpecificOutput"]["permissionDecision"] = "allow"
+        assert (await session.dispatch(bash())).output.permission_decision == "allow"
+        answer["hookSpecificOutput"]["permissionDecision"] = "deny"
+        assert (await session.dispatch(bash())).output.permission_decision == "deny"
+
+
+async def test_equal_answers_with_numbers_of_another_type_are_decoded_again() -> None:
+    """``0 == False`` in Python, but ``"continue": 0`` is not a boolean: the callback's
+    answer is invalid, though it compares equal to a valid one seen just before."""
+    answers = iter(
+        [{"continue": False, "stopReason": "halt"}, {"continue": 0, "stopReason": "halt"}]
+    )
+
+    async def flip(input_data: dict[str, Any], tool_use_id: str | None, ctx: Any) -> Any:
+        return next(answers)
+
+    async with registry(flip).session() as session:
+        first = await session.dispatch(bash())
+        assert first.should_continue is False and first.stop_reason == "halt"
+        second = await session.dispatch(bash())
+        assert second.results[0].outcome is Outcome.ERROR
+        assert second.should_continue is True
+        assert DiagnosticCode.WRONG_TYPE in {d.code for d in second.diagnostics}
+
+
+async def test_a_fresh_dict_each_time_gives_the_same_decision() -> None:
+    async def literal(input_data: dict[str, Any], tool_use_id: str | None, ctx: Any) -> Any:
+        return {"hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": "ok"}}
+
+    async with registry(literal).session() as session:
+        decisions = [await session.dispatch(bash()) for _ in range(3)]
+    assert [d.output.additional_context for d in decisions] == ["ok"] * 3
+    assert all(d.results[0].outcome is Outcome.OK for d in decisions)
+
+
+async def test_one_callback_registered_for_two_events_answers_each_for_its_own() -> None:
+    async def both(input_data: dict[str, Any], tool_use_id: str | None, ctx: Any) -> Any:
+        return {"decision": "block", "reason": "no"}
+
+    reg = HookRegistry(
+        {"PreToolUse": [HookMatcher(hooks=[both])], "PostToolUse": [HookMatcher(hooks=[both])]}
+    )
+    from agent_hooks import PostToolUseInput
+
+    async with reg.session() as session:
+        pre = await session.dispatch(bash())
+        post = await session.dispatch(
+            PostToolUseInput(tool_name="Bash", tool_input={}, tool_response="x", tool_use_id="t")
+        )
+        pre_again = await session.dispatch(bash())
+    assert pre.blocked and post.blocked and pre_again.blocked
+    assert type(pre.output) is PreToolUseOutput and type(pre_again.output) is PreToolUseOutput
+    assert type(post.output).__name__ == "PostToolUseOutput"
+
+
+async def test_a_callback_returning_none_in_a_parallel_group_did_not_time_out() -> None:
+    async def nothing(input_data: dict[str, Any], tool_use_id: str | None, ctx: Any) -> Any:
+        await anyio.lowlevel.checkpoint()
+        return None
+
+    async def context(input_data: dict[str, Any], tool_use_id: str | None, ctx: Any) -> Any:
+        return {"hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": "c"}}
+
+    async with registry(nothing, context, nothing).session() as session:
+        decision = await session.dispatch(bash())
+    assert [r.outcome for r in decision.results] == [Outcome.OK] * 3
+    codes = [d.code for d in decision.diagnostics]
+    assert DiagnosticCode.TIMEOUT not in codes
+    assert codes.count(DiagnosticCode.INVALID_OUTPUT) == 2  # "return {} for no opinion"
+    assert decision.output.additional_context == "c"
+
+
+# ------------------------------------------------------------ payload isolation
+
+
+@pytest.mark.parametrize("hooks", [1, 2], ids=["alone", "parallel"])
+async def test_a_callback_editing_its_payload_changes_nothing_else(hooks: int) -> None:
+    seen: list[str] = []
+
+    async def vandal(input_data: dict[str, Any], tool_use_id: str | None, ctx: Any) -> Any:
+        input_data["tool_input"]["command"] = "rm -rf /"
+        input_data["tool_name"] = "Nope"
+        return {}
+
+    async def reader(input_data: dict[str, Any], tool_use_id: str | None, ctx: Any) -> Any:
+        await anyio.lowlevel.checkpoint()  # after the vandal ran
+        seen.append(input_data["tool_input"]["command"])
+        return {}
+
+    event = bash("ls")
+    async with registry(vandal, *[reader] * (hooks - 1)).session() as session:
+        decision = await session.dispatch(event)
+        again = await session.dispatch(event)
+    assert event.tool_input == {"command": "ls"}
+    assert decision.input.tool_input == {"command": "ls"} == again.input.tool_input
+    assert decision.input.tool_name == "Bash"
+    assert seen == ["ls"] * 2 * (hooks - 1)
+
+
+# ------------------------------------------------------------ remembered folds
+
+
+async def test_typed_answers_edited_between_dispatches_fold_anew() -> None:
+    """The same two answer objects each time, one of them edited in place: the merge of
+    their ``metadata`` must be made again, not remembered."""
+    first = PreToolUseOutput(metadata={"a": 1}, updated_input={"command": "ls"})
+    second = PreToolUseOutput(metadata={"b": 2})
+
+    async def one(input: PreToolUseInput) -> PreToolUseOutput:
+        return first
+
+    async def two(input: PreToolUseInput) -> PreToolUseOutput:
+        return second
+
+    async with registry(one, two).session() as session:
+        before = await session.dispatch(bash())
+        assert before.output.metadata == {"a": 1, "b": 2}
+        assert first.metadata is not None and first.updated_input is not None
+        first.metadata["a"] = 5
+        first.updated_input["command"] = "pwd"
+        after = await session.dispatch(bash())
+    assert after.output.metadata == {"a": 5, "b": 2}
+    assert after.output.updated_input == {"command": "pwd"}
+
+
+async def test_recurring_answers_fold_the_same_way_every_time() -> None:
+    def answer(i: int) -> Any:
+        async def cb(input_data: dict[str, Any], tool_use_id: str | None, ctx: Any) -> Any:
+            if i == 0:
+                return {
+                    "hookSpecificOutput": {
+                        "hookEventName": "PreToolUse",
+                        "permissionDecision": "ask",
+                        "permissionDecisionReason": "check",
+                    }
+                }
+            return {"systemMessage": f"m{i}", "suppressOutput": i == 2}
+
+        return cb
+
+    async with registry(*[answer(i) for i in range(4)]).session() as session:
+        decisions = [await session.dispatch(bash()) for _ in range(3)]
+    for d in decisions:
+        assert d.output.permission_decision == "ask"
+        assert d.output.permission_decision_reason == "check"
+        assert d.output.system_message == "m1\nm3"  # m2 suppressed its own
+    assert decisions[0].output == decisions[2].output
+
+
+# ------------------------------------------------------------ two-phase nodes
+
+
+class TwoPhases:
+    """A handler kind whose node offers ``phases``; its ``call`` must not be used."""
+
+    def __init__(self, name: str, fail: str = "") -> None:
+        self.name, self.fail = name, fail
+
+    def to_node(self) -> HandlerNode:
+        async def call(c: HookCall) -> HandlerResult:
+            raise AssertionError("the session should have used the phases")
+
+        async def work(c: HookCall) -> str:
+            await anyio.lowlevel.checkpoint()
+            if self.fail == "work":
+                raise ValueError("work failed")
+            return f"{self.name}:{c.input.tool_name}"  # type: ignore[attr-defined]
+
+        def begin(c: HookCall) -> Any:
+            if self.fail == "begin":
+                raise ValueError("begin failed")
+            return work(c)
+
+        def end(c: HookCall, value: Any) -> HandlerResult:
+            if self.fail == "end":
+                raise ValueError("end failed")
+            return HandlerResult(output=PreToolUseOutput(additional_context=value))
+
+        return HandlerNode(name=self.name, kind="two-phase", call=call, phases=(begin, end))
+
+
+@pytest.mark.parametrize("fail", ["begin", "work", "end"])
+@pytest.mark.parametrize("mode", ["alone", "parallel", "chained"])
+async def test_two_phase_nodes_run_their_phases_and_their_failures_are_contained(
+    fail: str, mode: str
+) -> None:
+    hooks = [TwoPhases("a")] if mode == "alone" else [TwoPhases("a"), TwoPhases("b", fail)]
+    if mode == "alone":
+        hooks = [TwoPhases("a", fail)]
+    execution: dict[str, Any] = {"PreToolUse": "chained"} if mode == "chained" else {}
+    reg = HookRegistry({"PreToolUse": [HookMatcher(hooks=hooks)]}, execution=execution)
+    async with reg.session() as session:
+        decision = await session.dispatch(bash())
+    failed = decision.results[-1]
+    assert failed.outcome is Outcome.ERROR
+    assert failed.reason == f"ValueError: {fail} failed"
+    assert DiagnosticCode.HANDLER_ERROR in {d.code for d in decision.diagnostics}
+    if mode != "alone":
+        assert decision.results[0].outcome is Outcome.OK
+        assert decision.output.additional_context == "a:Bash"
+
+
+async def test_two_phase_nodes_answer_like_their_call() -> None:
+    reg = HookRegistry({"PreToolUse": [HookMatcher(hooks=[TwoPhases("a"), TwoPhases("b")])]})
+    async with reg.session() as session:
+        one = await session.dispatch(bash())
+    assert one.output.additional_context == "a:Bash\nb:Bash"
+    assert [r.handler.name for r in one.results if r.handler] == ["a", "b"]
+    assert all(r.duration >= 0 for r in one.results)
+
+
+# ------------------------------------------------------------ one timer per session
+
+
+async def test_a_near_deadline_after_a_far_one_still_expires_on_time() -> None:
+    """The session's timer is armed for the first (far) deadline; a nearer one that
+    comes later must move it, or the hanging handler would run for a minute."""
+    never = anyio.Event()
+
+    async def quick(input: PreToolUseInput) -> None:
+        await anyio.lowlevel.checkpoint()
+
+    async def hangs(input: PreToolUseInput) -> None:
+        await never.wait()
+
+    reg = HookRegistry(
+        {
+            "PreToolUse": [
+                HookMatcher(matcher="Read", hooks=[quick], timeout=60),
+                HookMatcher(matcher="Bash", hooks=[hangs], timeout=0.05),
+            ]
+        }
+    )
+    async with reg.session() as session:
+        far = PreToolUseInput(tool_name="Read", tool_input={}, tool_use_id="r")
+        await session.dispatch(far)
+        with anyio.fail_after(LIMIT):
+            decision = await session.dispatch(bash())
+        assert decision.results[0].outcome is Outcome.TIMEOUT
+        assert (await session.dispatch(far)).results[0].outcome is Outcome.OK
+
+
+async def test_deadlines_running_together_expire_each_at_its_own_time() -> None:
+    never = anyio.Event()
+    ended: dict[str, float] = {}
+
+    def hang(name: str) -> Any:
+        async def hook(input: PreToolUseInput) -> None:
+            try:
+                await never.wait()
+            finally:
+                ended[name] = anyio.current_time()
+
+        return hook
+
+    reg = HookRegistry(
+        {
+            "PreToolUse": [
+                HookMatcher(matcher="Bash", hooks=[hang("short")], timeout=0.05),
+                HookMatcher(matcher="Read", hooks=[hang("long")], timeout=0.4),
+            ]
+        }
+    )
+    results: dict[str, Outcome] = {}
+    async with reg.session() as session:
+
+        async def run(tool: str) -> None:
+            d = await session.dispatch(PreToolUseInput(tool_name=tool, tool_input={}))
+            results[tool] = d.results[0].outcome
+
+        start = anyio.current_time()
+        with anyio.fail_after(LIMIT):
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(run, "Read")
+                tg.start_soon(run, "Bash")
+    assert results == {"Bash": Outcome.TIMEOUT, "Read": Outcome.TIMEOUT}
+    assert ended["short"] - start < 0.3 <= ended["long"] - start
+
+
+@pytest.mark.parametrize("anyio_backend", ["asyncio"])
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="the AsyncioRunner needs Python >= 3.11")
+async def test_no_timer_of_a_session_outlives_it(anyio_backend: str) -> None:
+    async def quick(input: PreToolUseInput) -> None:
+        return None
+
+    loop: Any = asyncio.get_running_loop()
+
+    def ours() -> list[Any]:
+        return [
+            h
+            for h in loop._scheduled
+            if not h.cancelled()
+            and type(getattr(h._callback, "__self__", None)).__name__ == "AsyncioRunner"
+        ]
+
+    async with registry(quick, timeout=60).session() as session:
+        for _ in range(50):
+            await session.dispatch(bash())
+        assert len(ours()) == 1  # one timer for every deadline of the session
+    assert ours() == []
+
+
+@pytest.mark.parametrize("anyio_backend", ["asyncio"])
+async def test_parallel_handlers_are_made_by_the_loops_task_factory(anyio_backend: str) -> None:
+    loop = asyncio.get_running_loop()
+    made: list[Any] = []
+
+    def factory(loop: asyncio.AbstractEventLoop, coro: Any, **kwargs: Any) -> Any:
+        task = asyncio.Task(coro, loop=loop, **kwargs)
+        made.append(task)
+        return task
+
+    async def hook(input: PreToolUseInput) -> PreToolUseOutput:
+        await anyio.lowlevel.checkpoint()
+        return PreToolUseOutput(additional_context="x")
+
+    old = loop.get_task_factory()
+    loop.set_task_factory(factory)
+    try:
+        async with registry(hook, hook, hook).session() as session:
+            made.clear()
+            decision = await session.dispatch(bash())
+    finally:
+        loop.set_task_factory(old)
+    assert decision.output.additional_context == "x\nx\nx"
+    assert len(made) >= 3
+
+
+# ------------------------------------------------------------ slot-level copies
+
+
+def test_trusted_copies_refuse_what_they_would_get_wrong() -> None:
+    from agent_hooks._model import trusted_builder, trusted_replacer
+
+    @attrs.frozen
+    class Checked:
+        x: int = attrs.field(validator=attrs.validators.instance_of(int))
+
+    @attrs.frozen(slots=False)
+    class Unslotted:
+        x: int
+
+    with pytest.raises(TypeError, match="validates or converts"):
+        trusted_builder(Checked)
+    with pytest.raises(TypeError, match="slotted"):
+        trusted_builder(Unslotted)
+    with pytest.raises(ValueError, match="no field 'nope'"):
+        trusted_replacer(HookCall, "input", "nope")
+    build = trusted_builder(HandlerResult)
+    made = build(Outcome.OK, None, (), 0.5, None, None, False, None)
+    assert made == HandlerResult(duration=0.5)
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        made.duration = 1.0  # type: ignore[misc]

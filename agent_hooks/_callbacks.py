@@ -254,16 +254,16 @@ class _Answers:
 
     def recall(self, spec: Any, answer: dict[str, Any]) -> HandlerResult | None:
         """The result of an answer equal to a recent one for this event, else ``None``."""
-        for seen_for, snapshot, numbers, result in self.recent:
-            try:
+        try:
+            for seen_for, snapshot, numbers, result in self.recent:
                 if (
                     seen_for is spec
                     and answer == snapshot
                     and (not numbers or _typed_alike(answer, numbers))
                 ):
                     return result
-            except Exception:  # (a value whose comparison fails is no plain JSON)
-                return None
+        except Exception:  # (a value whose comparison fails is no plain JSON)
+            return None
         return None
 
     def remember(self, key: Any, result: HandlerResult) -> None:

@@ -107,7 +107,7 @@ _PRESENT_SIZE = 256
 answers recur: see the callback memo); entries hold their output, so an id is never
 reused while its entry lives."""
 
-_FOLDS: dict[tuple[Any, ...], tuple[list[HookOutput], HookOutput]] = {}
+_FOLDS: dict[tuple[Any, ...], tuple[list[HookOutput | None], HookOutput]] = {}
 _FOLDS_SIZE = 256
 """Folds of immutable answers, by the answers' identities in order: the same hooks
 giving the same answers fold the same way. Entries hold their answers."""
@@ -191,16 +191,18 @@ def reduce_results(
         if type(single) is spec.output_type:
             return _alone(spec, single), ()
     cls, plan = _plan(spec)
+    # (every answer, None for no answer, is part of a fold's key: a fold seen before is
+    # found before the answers are sorted out)
+    outputs: list[HookOutput | None] = [r.output for r in results]
+    fold_key = (spec.event, chained, *map(id, outputs))
+    folded = _FOLDS.get(fold_key)
+    if folded is not None and all(map(operator.is_, folded[0], outputs)):
+        return folded[1], ()
     answered = [r for r in results if r.output is not None]
     if not answered:
         return empty_output(spec), ()
     if len(answered) == 1 and type(answered[0].output) is cls:
         return _alone(spec, answered[0].output), ()
-    outputs = [o for r in answered if (o := r.output) is not None]
-    fold_key = (spec.event, chained, *map(id, outputs))
-    folded = _FOLDS.get(fold_key)
-    if folded is not None and all(map(operator.is_, folded[0], outputs)):
-        return folded[1], ()
     # Each answer's set fields, gathered per merge step (in configuration order).
     gathered: list[list[tuple[HandlerResult, Any]] | None] = [None] * len(plan)
     stable = True  # every answer immutable: the fold can be remembered

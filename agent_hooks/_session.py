@@ -156,6 +156,51 @@ _ENVELOPE_FILLERS: dict[type, Callable[..., Any]] = {}
 """Per input class: ``fill(input, session_id, cwd, transcript_path, permission_mode)``."""
 
 
+_ParallelStep = tuple[CompiledNode, float, float, bool]
+"""A node of a parallel run: the node, its timeout, its deadline (the timeout and the
+node's clean-up slack), and whether it can share the call of the node before it."""
+
+
+class _Parallel:
+    """The steps of a parallel run, and whether every node can share the first's call."""
+
+    __slots__ = ("one_call", "steps")
+
+    def __init__(self, nodes: Sequence[CompiledNode], budget: float | None) -> None:
+        self.steps: list[_ParallelStep] = []
+        last: _ParallelStep | None = None
+        for cn in nodes:
+            timeout = cn.timeout if budget is None else min(cn.timeout, budget)
+            alike = (  # (the commonest case: a group's handlers one after another)
+                last is not None
+                and cn.env is last[0].env
+                and cn.dialect is last[0].dialect
+                and timeout == last[1]
+            )
+            last = (cn, timeout, timeout + cn.node.timeout_slack, alike)
+            self.steps.append(last)
+        self.one_call = all(step[3] for step in self.steps[1:])
+
+
+class _Plan:
+    """What a selection of nodes runs, worked out once. Unless an ``if`` rule decides
+    per input (``static`` is false), that is: the nodes that hold up the decision, the
+    fire-and-forget ones, and the steps of a parallel run without a budget."""
+
+    __slots__ = ("background", "foreground", "nodes", "parallel", "static")
+
+    def __init__(self, nodes: tuple[CompiledNode, ...]) -> None:
+        self.nodes = nodes  # (held: the plan is found by the selection's id)
+        self.static = all(cn.if_rule is None for cn in nodes)
+        self.foreground = tuple(cn for cn in nodes if not cn.node.background)
+        self.background = tuple(cn for cn in nodes if cn.node.background)
+        self.parallel = _Parallel(self.foreground, None)
+
+
+_PLANS_SIZE = 256
+"""Selections whose plans a session keeps (it starts over when full)."""
+
+
 def _raised(exc: Exception) -> HandlerResult:
     """The result of a handler that raised ``exc``."""
     message = f"{type(exc).__name__}: {exc}"
@@ -219,6 +264,7 @@ class Session(LifecycleMixin):
         self._limiter: anyio.CapacityLimiter | None = None
         self._memo: dict[Any, Any] = {}
         self._calls: dict[_CallKey, _CallTemplate] = {}
+        self._plans: dict[int, _Plan] = {}
         self._calls_limit = 4 * sum(len(nodes) for nodes in compiled.nodes.values()) + 64
         self._pending: list[HandlerResult] = []
         self._rewake: list[str] = []
@@ -371,7 +417,16 @@ class Session(LifecycleMixin):
             notify(observers, "dispatch_started", seen)
         results: list[HandlerResult] = []
         if nodes:
-            foreground = self._foreground(spec, input, nodes, seen)
+            plan = self._plans.get(id(nodes))
+            if plan is None or plan.nodes is not nodes:
+                plan = self._plan_for(nodes)
+            parallel: _Parallel | None = None
+            if not plan.static:  # (an ``if`` rule decides per input)
+                foreground: Sequence[CompiledNode] = self._foreground(spec, input, nodes, seen)
+            else:
+                for cn in plan.background:
+                    self._start_background(cn, spec, input, seen)
+                foreground, parallel = plan.foreground, plan.parallel
             mode = execution or self._compiled.execution[spec.event]
             if spec.event is _SESSION_END:
                 with anyio.CancelScope(shield=True):
@@ -403,6 +458,8 @@ class Session(LifecycleMixin):
                     await self._runner.settle(deadline)
                     result = None
                 results = [self._finish(cn, spec, result, start, timeout, seen)]
+            elif mode != "chained" and foreground:
+                results = await self._run_parallel(spec, input, foreground, None, seen, parallel)
             elif foreground:
                 input, results = await self._execute(
                     spec, input, foreground, mode, stop_on_block, None, seen
@@ -474,6 +531,13 @@ class Session(LifecycleMixin):
             key = (spec.event, input.agent_id)
             more["stop_hook_active"] = self._continuations.get(key, 0) > 0
         return replace_trusted(input, more) if more else input
+
+    def _plan_for(self, nodes: tuple[CompiledNode, ...]) -> _Plan:
+        """The selection's plan, made once and kept."""
+        if len(self._plans) >= _PLANS_SIZE:
+            self._plans.clear()
+        plan = self._plans[id(nodes)] = _Plan(nodes)
+        return plan
 
     def _foreground(
         self,
@@ -564,44 +628,41 @@ class Session(LifecycleMixin):
         nodes: Sequence[CompiledNode],
         budget: float | None,
         seen: DispatchInfo | None,
+        parallel: _Parallel | None = None,
     ) -> list[HandlerResult]:
-        jobs: list[Job] = []
-        steps: list[tuple[CompiledNode, HookCall, float]] = []  # node, its call, timeout
+        if parallel is None:
+            parallel = _Parallel(nodes, budget)
+        steps = parallel.steps
         calls: dict[_CallKey, HookCall] = {}  # handlers alike share their call
-        last: CompiledNode | None = None
-        call: HookCall | None = None
-        for cn in nodes:
-            timeout = cn.timeout if budget is None else min(cn.timeout, budget)
-            if (  # (the commonest case: a group's handlers one after another)
-                call is None
-                or last is None
-                or cn.env is not last.env
-                or cn.dialect is not last.dialect
-                or timeout != call.timeout
-            ):
-                call = self._call(cn, spec, input, timeout, calls)
-            last = cn
-            if seen is not None:
+        call = self._call(steps[0][0], spec, input, steps[0][1], calls)
+        if parallel.one_call:
+            jobs: list[Job] = [(cn.begin, call, limit) for cn, _, limit, _ in steps]
+        else:
+            jobs = []
+            for cn, timeout, limit, alike in steps:
+                if not alike and jobs:
+                    call = self._call(cn, spec, input, timeout, calls)
+                jobs.append((cn.begin, call, limit))
+        if seen is not None:
+            for cn, *_ in steps:
                 self._started(cn, spec, seen)
-            steps.append((cn, call, timeout))
-            jobs.append((cn.begin, call, timeout + cn.node.timeout_slack))
         start = time.perf_counter()  # (they start together)
 
         def finish(i: int, value: Any) -> HandlerResult:
-            cn, call, timeout = steps[i]
+            cn = steps[i][0]
             if isinstance(value, Exception):
                 result = _raised(value)
             else:
                 try:
-                    result = cn.end(call, value)
+                    result = cn.end(jobs[i][1], value)
                 except Exception as exc:
                     result = _raised(exc)
-            return self._finish(cn, spec, result, start, timeout, seen)
+            return self._finish(cn, spec, result, start, steps[i][1], seen)
 
         results: list[HandlerResult] = await self._runner.many(jobs, finish)
         for i, result in enumerate(results):
             if result is TIMED_OUT:
-                cn, _, timeout = steps[i]
+                cn, timeout = steps[i][0], steps[i][1]
                 results[i] = self._finish(cn, spec, None, start, timeout, seen)
         return results
 

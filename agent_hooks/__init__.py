@@ -263,6 +263,7 @@ if TYPE_CHECKING:
         HookCall,
         OnError,
         Outcome,
+        PhasedCall,
     )
     from ._observe import (
         DispatchInfo,
@@ -429,6 +430,7 @@ __all__ = [
     "PermissionRequestDecision",
     "PermissionRequestInput",
     "PermissionRequestOutput",
+    "PhasedCall",
     "Plugin",
     "PostCompactInput",
     "PostCompactOutput",
@@ -761,6 +763,7 @@ _MODULE_OF: dict[str, str] = {
     "HookCall": "_nodes",
     "OnError": "_nodes",
     "Outcome": "_nodes",
+    "PhasedCall": "_nodes",
     "Observer": "_observe",
     "LoggingObserver": "_observe",
     "DispatchInfo": "_observe",

@@ -24,7 +24,7 @@ import attrs
 from ._diagnostics import Diagnostic, DiagnosticCode, Severity
 from ._errors import RegistrationError
 from ._model import HookInput, HookOutput, immutable
-from ._nodes import HandlerNode, HandlerResult, HookCall, OnError, Outcome
+from ._nodes import HandlerNode, HandlerResult, HookCall, OnError, Outcome, PhasedCall
 from ._outputs import check_output
 from ._wire import decode_output
 
@@ -272,11 +272,27 @@ class _Answers:
         self.by_key[key] = result
 
     def keep_recent(self, spec: Any, answer: dict[str, Any], result: HandlerResult) -> None:
-        """Put ``answer`` (known to be plain JSON data) first among the recent ones."""
+        """Put ``answer`` (known to be plain JSON data) first among the recent ones,
+        unless it spells a key two ways (``async`` and ``async_``): which one wins
+        depends on key order, which ``==`` does not see."""
+        if not _spelled_once(answer):
+            return
         snapshot = _copy_json(answer)
         numbers = tuple(_number_paths(snapshot, ()))
         self.recent.insert(0, (spec, snapshot, numbers, result))
         del self.recent[_RECENT:]
+
+
+def _spelled_once(value: Any) -> bool:
+    """Whether no object inside ``value`` has two keys that differ only in case and
+    underscores (two spellings of one field)."""
+    t = type(value)
+    if t is dict:
+        names = {k.replace("_", "").lower() if type(k) is str else k for k in value}
+        return len(names) == len(value) and all(_spelled_once(v) for v in value.values())
+    if t is list or t is tuple:
+        return all(_spelled_once(v) for v in value)
+    return True
 
 
 def _copy_json(value: Any) -> Any:
@@ -393,17 +409,13 @@ def callback_node(
         def end(c: HookCall, answer: Any) -> HandlerResult:
             return _interpret(c, answer, display)
 
-    async def call(c: HookCall) -> HandlerResult:
-        return end(c, await begin(c))
-
     closer = getattr(fn, "session_closed", None)
     return HandlerNode(
         name=display,
         kind="python",
         on_session_close=closer if callable(closer) else None,
         timeout_blocks=True,
-        call=call,
-        phases=(begin, end),
+        call=PhasedCall(begin, end),
         timeout=timeout,
         on_error=on_error,
         background=background,

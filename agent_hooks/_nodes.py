@@ -30,6 +30,7 @@ __all__ = [
     "HandlerResult",
     "HookCall",
     "OnError",
+    "PhasedCall",
     "Outcome",
 ]
 
@@ -174,6 +175,24 @@ End = Callable[[HookCall, Any], HandlerResult]
 """Second phase: turn what the work returned into the result (plain code, no awaiting)."""
 
 
+@attrs.frozen
+class PhasedCall:
+    """A node's ``call`` in two phases: ``await begin(call)`` is the handler's own work,
+    ``end(call, value)`` turns what it returned into the result (plain code).
+
+    Calling it runs both, so it is a ``call`` like any other; the session runs the
+    phases itself, awaiting the handler's work directly (one coroutine fewer per
+    run). Either phase may raise, as ``call`` may. A node whose ``call`` is replaced
+    (``attrs.evolve(node, call=wrapper)``) loses the phases with it.
+    """
+
+    begin: Begin
+    end: End
+
+    async def __call__(self, call: HookCall) -> HandlerResult:
+        return self.end(call, await self.begin(call))
+
+
 @attrs.frozen(kw_only=True)
 class HandlerNode:
     """A handler of any kind, normalised.
@@ -213,11 +232,6 @@ class HandlerNode:
     )
     """Called with the session id when a session of the registry closes (after its
     background work), so a handler can release what it kept for the session."""
-    phases: tuple[Begin, End] | None = attrs.field(default=None, eq=False)
-    """Optional: ``call`` in two phases, ``await begin(call)`` then ``end(call, value)``,
-    which the session uses instead of ``call`` when set (it then awaits the handler's
-    own work directly, one coroutine fewer per run). Both must together do what
-    ``call`` does; either may raise, as ``call`` may."""
 
 
 @runtime_checkable

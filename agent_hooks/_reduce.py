@@ -8,7 +8,7 @@ knows an event by name or a handler by kind.
 
 from __future__ import annotations
 
-import operator
+import weakref
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -101,16 +101,54 @@ def empty_output(spec: EventSpec) -> HookOutput:
     return found
 
 
-_PRESENT: dict[int, tuple[HookOutput, list[tuple[int, Any]], bool]] = {}
-_PRESENT_SIZE = 256
-"""Outputs whose set fields are remembered, and whether they are immutable (callback
-answers recur: see the callback memo); entries hold their output, so an id is never
-reused while its entry lives."""
+class _LiveCache:
+    """A bounded cache whose entries live no longer than the answers they are about.
 
-_FOLDS: dict[tuple[Any, ...], tuple[list[HookOutput | None], HookOutput]] = {}
-_FOLDS_SIZE = 256
+    An entry holds weak references to its answers and leaves when any of them dies;
+    so a key made of their ids (two live objects never share one) can only find an
+    entry about those very answers, and the cache keeps no answer alive. When full,
+    it starts over.
+    """
+
+    __slots__ = ("entries", "size")
+
+    def __init__(self, size: int) -> None:
+        self.entries: dict[Any, list[Any]] = {}  # key -> [value, weak references]
+        self.size = size
+
+    def get(self, key: Any) -> Any:
+        entry = self.entries.get(key)
+        return None if entry is None else entry[0]
+
+    def put(self, key: Any, value: Any, about: Sequence[Any]) -> None:
+        """Keep ``value`` under ``key`` while every object of ``about`` (``None``s
+        aside) lives; objects that cannot be weakly referred to are not cached."""
+        entries = self.entries
+        entry: list[Any] = [value, None]
+
+        def gone(_: Any) -> None:
+            if entries.get(key) is entry:
+                del entries[key]
+
+        try:
+            entry[1] = [weakref.ref(o, gone) for o in about if o is not None]
+        except TypeError:
+            return
+        if len(entries) >= self.size:
+            entries.clear()
+        entries[key] = entry
+
+
+_PRESENT = _LiveCache(256)
+"""Per answer (by id): its set fields, and whether it is immutable (callback answers
+recur: see the callback memo)."""
+
+_FOLDS = _LiveCache(256)
 """Folds of immutable answers, by the answers' identities in order: the same hooks
-giving the same answers fold the same way. Entries hold their answers."""
+giving the same answers fold the same way."""
+
+_ALONE = _LiveCache(256)
+"""Single answers (by id) that fold to themselves (a function of the frozen answer)."""
 
 _SCANNERS: dict[type, Any] = {}
 
@@ -130,28 +168,17 @@ def _present(output: HookOutput, plan: tuple[_Step, ...]) -> list[tuple[int, Any
         exec(compile("\n".join(lines), f"<agent_hooks scan {cls.__name__}>", "exec"), scope)
         scan = _SCANNERS[cls] = scope["scan"]
     present: list[tuple[int, Any]] = scan(output)
-    if len(_PRESENT) >= _PRESENT_SIZE:
-        _PRESENT.clear()
-    _PRESENT[id(output)] = (output, present, immutable(output))
+    _PRESENT.put(id(output), (present, immutable(output)), (output,))
     return present
-
-
-_ALONE: dict[int, tuple[HookOutput, HookOutput]] = {}
-"""Single answers as they fold (a function of the frozen answer alone), by identity;
-entries hold their answer."""
 
 
 def _alone(spec: EventSpec, single: HookOutput) -> HookOutput:
     """One answer of the event's own class folds to itself (every merge rule is the
     identity on one value); only a reason without its decision and a suppressed
     system message are dropped."""
-    found = _ALONE.get(id(single))
-    if found is not None and found[0] is single:
-        return found[1]
     folded = _fold_alone(spec, single)
-    if len(_ALONE) >= _PRESENT_SIZE:
-        _ALONE.clear()
-    _ALONE[id(single)] = (single, folded)
+    if folded is single:
+        _ALONE.put(id(single), True, (single,))
     return folded
 
 
@@ -185,9 +212,8 @@ def reduce_results(
         single = results[0].output
         if single is None:
             return empty_output(spec), ()
-        known = _ALONE.get(id(single))
-        if known is not None and known[0] is single:
-            return known[1], ()
+        if _ALONE.get(id(single)):
+            return single, ()
         if type(single) is spec.output_type:
             return _alone(spec, single), ()
     cls, plan = _plan(spec)
@@ -196,8 +222,8 @@ def reduce_results(
     outputs: list[HookOutput | None] = [r.output for r in results]
     fold_key = (spec.event, chained, *map(id, outputs))
     folded = _FOLDS.get(fold_key)
-    if folded is not None and all(map(operator.is_, folded[0], outputs)):
-        return folded[1], ()
+    if folded is not None:
+        return folded, ()
     answered = [r for r in results if r.output is not None]
     if not answered:
         return empty_output(spec), ()
@@ -211,11 +237,10 @@ def reduce_results(
         assert output is not None
         if type(output) is cls:
             found = _PRESENT.get(id(output))
-            if found is None or found[0] is not output:
-                _present(output, plan)
-                found = _PRESENT[id(output)]
-            present = found[1]
-            stable = stable and found[2]
+            if found is None:
+                present, stable = _present(output, plan), False
+            else:
+                present, stable = found[0], stable and found[1]
         else:  # (a plain HookOutput: only the fields its class has)
             present = [
                 (i, v)
@@ -298,7 +323,5 @@ def reduce_results(
     # (the values come from valid answers: filled into the empty answer, no __init__)
     result = replace_trusted(empty_output(spec), values)
     if stable and not diags:
-        if len(_FOLDS) >= _FOLDS_SIZE:
-            _FOLDS.clear()
-        _FOLDS[fold_key] = (outputs, result)
+        _FOLDS.put(fold_key, result, outputs)
     return result, tuple(diags)

@@ -26,7 +26,17 @@ from ._errors import RegistrationError
 from ._matching import CompiledMatcher, IfRule, compile_matcher, parse_if_rule
 from ._model import HookInput
 from ._names import HookEvent, parse_event
-from ._nodes import Begin, End, Handler, HandlerInfo, HandlerNode, HandlerResult, HookCall, OnError
+from ._nodes import (
+    Begin,
+    End,
+    Handler,
+    HandlerInfo,
+    HandlerNode,
+    HandlerResult,
+    HookCall,
+    OnError,
+    PhasedCall,
+)
 from ._observe import Observer
 
 if TYPE_CHECKING:
@@ -187,9 +197,9 @@ class CompiledNode:
     env: Mapping[str, str]
     if_rule: IfRule | None
     begin: Begin = attrs.field(eq=False)
-    """The node's run, first phase: its ``phases`` or, without them, its ``call``."""
+    """The node's run, first phase: its :class:`PhasedCall`'s ``begin``, else its ``call``."""
     end: End = attrs.field(eq=False)
-    """Second phase: its ``phases``' or, after ``call``, the result as it is."""
+    """Second phase: its :class:`PhasedCall`'s ``end``, else the result as ``call`` gave it."""
 
 
 @attrs.frozen
@@ -632,6 +642,6 @@ def _compile_node(
         dialect=src.dialect,
         env=src.env,
         if_rule=if_rule,
-        begin=node.phases[0] if node.phases else node.call,
-        end=node.phases[1] if node.phases else _as_result,
+        begin=node.call.begin if isinstance(node.call, PhasedCall) else node.call,
+        end=node.call.end if isinstance(node.call, PhasedCall) else _as_result,
     )

@@ -12,7 +12,7 @@ A session hands every foreground handler call to a :class:`Runner`:
 ``await runner.many(jobs, finish)``
     Starts every ``(fn, arg, timeout)`` of ``jobs`` together and returns their
     results in job order: ``finish(i, value)`` of what job ``i`` returned (or of
-    the ``Exception`` it raised), called in the job's task as it ends, or
+    :class:`Raised` with the ``Exception`` it raised), called as it ends, or
     :data:`TIMED_OUT`. Anything else a job raises (``KeyboardInterrupt``, ...)
     cancels the others and propagates in a ``BaseExceptionGroup`` once every job
     has finished, as from a task group. Cancelling the caller cancels every job
@@ -52,13 +52,14 @@ import sys
 import time
 import weakref
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol
 
 import anyio
 
 __all__ = [
     "TIMED_OUT",
     "AnyioRunner",
+    "Raised",
     "AsyncioRunner",
     "Deadline",
     "Finish",
@@ -67,15 +68,13 @@ __all__ = [
     "runner_for_current_loop",
 ]
 
-A = TypeVar("A")
-R = TypeVar("R")
 
 Job = tuple[Callable[[Any], Awaitable[Any]], Any, float]
 """``(fn, arg, timeout)``: await ``fn(arg)`` for at most ``timeout`` seconds."""
 
 Finish = Callable[[int, Any], Any]
-"""``finish(i, value)``: the result of job ``i``, from what it returned or the
-``Exception`` it raised (called in the job's task as it ends)."""
+"""``finish(i, value)``: the result of job ``i``, from what it returned or
+:class:`Raised` with the ``Exception`` it raised (called as the job ends)."""
 
 
 def _as_is(i: int, value: Any) -> Any:
@@ -117,13 +116,25 @@ class Runner(Protocol):
 
     async def many(self, jobs: Sequence[Job], finish: Finish | None = None) -> list[Any]:
         """Run ``jobs`` together; their results in job order (:data:`TIMED_OUT` for a
-        job that timed out). As each job ends in time, in its task, ``finish(i, value)``
-        turns what it returned (or the ``Exception`` it raised) into its result."""
+        job that timed out). As each job ends in time, ``finish(i, value)`` turns what
+        it returned (or :class:`Raised` with the ``Exception`` it raised) into its
+        result; what ``finish`` raises fails the run as a job's ``BaseException`` does."""
         ...
 
     def close(self) -> None:
-        """Forget every timer (the session is closing; its calls are over)."""
+        """The session is closing: drop its timer, unless a call of it still runs
+        (another task's), which keeps the timer that bounds it."""
         ...
+
+
+class Raised:
+    """What :meth:`Runner.many` hands ``finish`` for a job that raised an ``Exception``
+    (a box: a job may also return an exception object as its value)."""
+
+    __slots__ = ("exc",)
+
+    def __init__(self, exc: Exception) -> None:
+        self.exc = exc
 
 
 class _TimedOut:
@@ -182,7 +193,7 @@ class AnyioRunner:
             try:
                 value = await job[0](job[1]) if shared else await _timed(self, job)
             except Exception as exc:
-                value = exc
+                value = Raised(exc)
             if value is not TIMED_OUT:
                 slots[i] = done(i, value)
 
@@ -215,6 +226,7 @@ class AsyncioRunner:
         "_last_state",
         "_last_task",
         "_loop",
+        "_plain_create_task",
         "_state_of",
         "_states",
         "_time",
@@ -226,7 +238,9 @@ class AsyncioRunner:
         self._loop = loop
         self._last_task: Any = None
         self._last_state: Any = None
-        self._current_task = _current_task_reader()
+        self._current_task = _current_task_reader(loop)
+        # (a loop class of its own may make tasks its own way: it is left to do so)
+        self._plain_create_task = type(loop).create_task is asyncio.BaseEventLoop.create_task
         # The loop's clock; asyncio's own is time.monotonic behind a method frame.
         self._time: Callable[[], float] = (
             time.monotonic if type(loop).time is asyncio.BaseEventLoop.time else loop.time
@@ -300,7 +314,7 @@ class AsyncioRunner:
         # and a generated task name nearly double what a job's task costs)
         spawn: Callable[[Coroutine[Any, Any, None]], asyncio.Task[None]] = (
             functools.partial(asyncio.Task, loop=loop, name=_TASK_NAME)
-            if loop.get_task_factory() is None
+            if loop.get_task_factory() is None and self._plain_create_task
             else functools.partial(loop.create_task, name=_TASK_NAME)
         )
         group: _GroupDeadline | None = None
@@ -313,13 +327,13 @@ class AsyncioRunner:
             group = _GroupDeadline(children, self._states, self._time() + timeout)
             self._watch(group)
         if group is None:
-            children = [spawn(child(gather, i, self._timed, job)) for i, job in enumerate(jobs)]
+            timed = functools.partial(_timed, self)
+            children = [spawn(child(gather, i, timed, job)) for i, job in enumerate(jobs)]
         try:
             await gather.waiter
             if gather.failed:
                 # As a task group does: the others are cancelled, the errors raised together.
                 await self._abort(children)
-                raise _base_exception_group()("a hook raised", gather.failed)
         except BaseException:
             await self._abort(children)
             raise
@@ -327,10 +341,9 @@ class AsyncioRunner:
             if group is not None:
                 self._active.discard(group)
                 group.stand_down()
+        if gather.failed:
+            raise _base_exception_group()("a hook raised", gather.failed)
         return gather.results
-
-    async def _timed(self, job: Job) -> Any:
-        return await _timed(self, job)
 
     async def _abort(self, children: list[asyncio.Task[Any]]) -> None:
         """Cancel the unfinished children (respecting their shields) and wait for all."""
@@ -435,9 +448,7 @@ class _Deadline:
         self.cancelled_caught = False
         """Whether it expired and caught its own cancellation (the call timed out)."""
         self.cancelling = task.cancelling()
-        runner._active.add(self)
-        if when < runner._armed:
-            runner._arm(when)
+        runner._watch(self)
 
     @property
     def caller_cancelled(self) -> bool:
@@ -513,27 +524,28 @@ async def _child(gather: _Gather, i: int, fn: Callable[[Any], Awaitable[Any]], a
         try:
             value = await fn(arg)
         except Exception as exc:
-            value = exc
-        except asyncio.CancelledError:
-            raise
-        except BaseException as exc:
-            gather.failed.append(exc)
-            raise
+            value = Raised(exc)
         if value is not TIMED_OUT:
             gather.results[i] = gather.finish(i, value)
+    except asyncio.CancelledError:
+        raise
+    except BaseException as exc:  # (the job's, or what finish raised)
+        gather.failed.append(exc)
+        raise
     finally:
         gather.left -= 1
         if (not gather.left or gather.failed) and not gather.waiter.done():
             gather.waiter.set_result(None)
 
 
-def _current_task_reader() -> Callable[[asyncio.AbstractEventLoop], Any]:
+def _current_task_reader(loop: asyncio.AbstractEventLoop) -> Callable[[Any], Any]:
     """``asyncio.current_task(loop)``, or the read of asyncio's own loop -> task table it
     does (on Python 3.11, ``current_task`` first asks for the running loop, which costs
-    as much as a third of a deadline)."""
+    as much as a third of a deadline). Call it from a task: the table is used only if
+    it names that task."""
     table = getattr(asyncio.tasks, "_current_tasks", None)
-    if type(table) is dict:
-        reader: Callable[[asyncio.AbstractEventLoop], Any] = table.get
+    if type(table) is dict and table.get(loop) is asyncio.current_task():
+        reader: Callable[[Any], Any] = table.get
         return reader
     return asyncio.current_task
 

@@ -38,7 +38,7 @@ from ._observe import DispatchInfo, Observer, notify
 from ._outputs import blocking_output, is_blocking, strip_decisions
 from ._reduce import empty_output, reduce_results
 from ._registry import CompiledNode, CompiledRegistry, Execution
-from ._runner import TIMED_OUT, AnyioRunner, Job, Runner, runner_for_current_loop
+from ._runner import TIMED_OUT, AnyioRunner, Job, Raised, Runner, runner_for_current_loop
 
 __all__ = ["Decision", "Session"]
 
@@ -188,13 +188,14 @@ class _Plan:
     fire-and-forget ones, and the steps of a parallel run without a budget."""
 
     __slots__ = ("background", "foreground", "nodes", "parallel", "static")
+    parallel: _Parallel | None
 
     def __init__(self, nodes: tuple[CompiledNode, ...]) -> None:
         self.nodes = nodes  # (held: the plan is found by the selection's id)
         self.static = all(cn.if_rule is None for cn in nodes)
         self.foreground = tuple(cn for cn in nodes if not cn.node.background)
         self.background = tuple(cn for cn in nodes if cn.node.background)
-        self.parallel = _Parallel(self.foreground, None)
+        self.parallel = _Parallel(self.foreground, None) if self.static else None
 
 
 _PLANS_SIZE = 256
@@ -202,8 +203,12 @@ _PLANS_SIZE = 256
 
 
 def _raised(exc: Exception) -> HandlerResult:
-    """The result of a handler that raised ``exc``."""
-    message = f"{type(exc).__name__}: {exc}"
+    """The result of a handler that raised ``exc`` (whose ``str()`` may fail too)."""
+    try:
+        text = str(exc)
+    except Exception:
+        text = object.__repr__(exc)
+    message = f"{type(exc).__name__}: {text}"
     return HandlerResult(
         outcome=Outcome.ERROR,
         reason=message,
@@ -650,8 +655,8 @@ class Session(LifecycleMixin):
 
         def finish(i: int, value: Any) -> HandlerResult:
             cn = steps[i][0]
-            if isinstance(value, Exception):
-                result = _raised(value)
+            if type(value) is Raised:
+                result = _raised(value.exc)
             else:
                 try:
                     result = cn.end(jobs[i][1], value)

@@ -147,16 +147,21 @@ def _compile_encoders(cls: type, wire: WireFormat) -> None:
                 named = True
         if not named:
             lines.append(f"    d.setdefault('hook_event_name', {name!r})")
+        # (extra values are converted too: the payload shares nothing mutable with o)
         lines += ["    if o.extra:", "        for k, v in o.extra.items():"]
         if nested:
             lines += [
                 "            if k not in d:",
-                "                d[k] = v",
+                "                d[k] = v = conv(v)",
                 "                if type(v) is dict: n.append(k)",
                 "    return d, tuple(n)",
             ]
         else:
-            lines += ["            d.setdefault(k, v)", "    return d"]
+            lines += [
+                "            if k not in d:",
+                "                d[k] = conv(v)",
+                "    return d",
+            ]
         scope: dict[str, Any] = {"conv": _input_converter(wire)}
         label = f"<agent_hooks {'nested ' if nested else ''}encoder {cls.__name__} {wire}>"
         exec(compile("\n".join(lines), label, "exec"), scope)

@@ -9,7 +9,9 @@ deadline. Each test here breaks one of those shortcuts if it took a wrong turn.
 from __future__ import annotations
 
 import asyncio
+import gc
 import sys
+import weakref
 from typing import Any
 
 import anyio
@@ -18,6 +20,8 @@ import attrs
 import pytest
 
 from agent_hooks import (
+    CAPABILITIES,
+    CallbackHook,
     DiagnosticCode,
     HandlerNode,
     HandlerResult,
@@ -25,6 +29,7 @@ from agent_hooks import (
     HookMatcher,
     HookRegistry,
     Outcome,
+    PhasedCall,
     PreToolUseInput,
     PreToolUseOutput,
 )
@@ -215,15 +220,13 @@ async def test_recurring_answers_fold_the_same_way_every_time() -> None:
 
 
 class TwoPhases:
-    """A handler kind whose node offers ``phases``; its ``call`` must not be used."""
+    """A handler kind whose node's call is a :class:`PhasedCall`; it counts its phases."""
 
     def __init__(self, name: str, fail: str = "") -> None:
         self.name, self.fail = name, fail
+        self.phases: list[str] = []
 
     def to_node(self) -> HandlerNode:
-        async def call(c: HookCall) -> HandlerResult:
-            raise AssertionError("the session should have used the phases")
-
         async def work(c: HookCall) -> str:
             await anyio.lowlevel.checkpoint()
             if self.fail == "work":
@@ -231,16 +234,37 @@ class TwoPhases:
             return f"{self.name}:{c.input.tool_name}"  # type: ignore[attr-defined]
 
         def begin(c: HookCall) -> Any:
+            self.phases.append("begin")
             if self.fail == "begin":
                 raise ValueError("begin failed")
             return work(c)
 
         def end(c: HookCall, value: Any) -> HandlerResult:
+            self.phases.append("end")
             if self.fail == "end":
                 raise ValueError("end failed")
             return HandlerResult(output=PreToolUseOutput(additional_context=value))
 
-        return HandlerNode(name=self.name, kind="two-phase", call=call, phases=(begin, end))
+        return HandlerNode(name=self.name, kind="two-phase", call=PhasedCall(begin, end))
+
+
+class Wrapped:
+    """A kind that wraps another kind's node by replacing its ``call``."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.calls = 0
+
+    def to_node(self) -> HandlerNode:
+        node: HandlerNode = self.inner.to_node()
+        inner_call = node.call
+
+        async def wrapper(c: HookCall) -> HandlerResult:
+            self.calls += 1
+            result = await inner_call(c)
+            return attrs.evolve(result, output=PreToolUseOutput(additional_context="wrapped"))
+
+        return attrs.evolve(node, call=wrapper)
 
 
 @pytest.mark.parametrize("fail", ["begin", "work", "end"])
@@ -265,12 +289,29 @@ async def test_two_phase_nodes_run_their_phases_and_their_failures_are_contained
 
 
 async def test_two_phase_nodes_answer_like_their_call() -> None:
-    reg = HookRegistry({"PreToolUse": [HookMatcher(hooks=[TwoPhases("a"), TwoPhases("b")])]})
+    a, b = TwoPhases("a"), TwoPhases("b")
+    reg = HookRegistry({"PreToolUse": [HookMatcher(hooks=[a, b])]})
     async with reg.session() as session:
         one = await session.dispatch(bash())
     assert one.output.additional_context == "a:Bash\nb:Bash"
     assert [r.handler.name for r in one.results if r.handler] == ["a", "b"]
     assert all(r.duration >= 0 for r in one.results)
+    assert a.phases == b.phases == ["begin", "end"]
+    spec = CAPABILITIES[bash().event]
+    direct = await a.to_node().call(HookCall(input=bash(), spec=spec, timeout=1))
+    assert direct.output is not None and direct.output.additional_context == "a:Bash"
+
+
+@pytest.mark.parametrize("count", [1, 2], ids=["alone", "parallel"])
+async def test_a_node_whose_call_is_replaced_runs_the_replacement(count: int) -> None:
+    async def answer(input: PreToolUseInput) -> PreToolUseOutput:
+        return PreToolUseOutput(additional_context="inner")
+
+    wrapped = [Wrapped(CallbackHook(callback=answer)) for _ in range(count)]
+    async with registry(*wrapped).session() as session:
+        decision = await session.dispatch(bash())
+    assert [w.calls for w in wrapped] == [1] * count
+    assert decision.output.additional_context == "\n".join(["wrapped"] * count)
 
 
 # ------------------------------------------------------------ one timer per session
@@ -387,7 +428,8 @@ async def test_parallel_handlers_are_made_by_the_loops_task_factory(anyio_backen
     finally:
         loop.set_task_factory(old)
     assert decision.output.additional_context == "x\nx\nx"
-    assert len(made) >= 3
+    # (Python 3.10 runs the first in the dispatching task, as an anyio task group does)
+    assert len(made) >= (3 if sys.version_info >= (3, 11) else 2)
 
 
 # ------------------------------------------------------------ slot-level copies
@@ -415,3 +457,93 @@ def test_trusted_copies_refuse_what_they_would_get_wrong() -> None:
     assert made == HandlerResult(duration=0.5)
     with pytest.raises(attrs.exceptions.FrozenInstanceError):
         made.duration = 1.0  # type: ignore[misc]
+
+
+# ------------------------------------------------------------ review regressions
+
+
+async def test_a_lone_callback_editing_extra_payload_fields_changes_nothing_else() -> None:
+    async def vandal(input_data: dict[str, Any], tool_use_id: str | None, ctx: Any) -> Any:
+        input_data["meta"]["x"] = "changed"
+        input_data["tags"].append("changed")
+        return {}
+
+    event = PreToolUseInput(
+        tool_name="Bash",
+        tool_input={"command": "ls"},
+        tool_use_id="t",
+        extra={"meta": {"x": "orig"}, "tags": ["orig"]},
+    )
+    async with registry(vandal).session() as session:
+        decision = await session.dispatch(event)
+        await session.dispatch(event)
+    assert event.extra == {"meta": {"x": "orig"}, "tags": ["orig"]}
+    assert decision.input.extra == event.extra
+
+
+class Unprintable(Exception):
+    def __str__(self) -> str:
+        raise RuntimeError("no text")
+
+
+@pytest.mark.parametrize("count", [1, 2], ids=["alone", "parallel"])
+async def test_an_exception_that_cannot_be_printed_is_still_contained(count: int) -> None:
+    async def bad(input_data: dict[str, Any], tool_use_id: str | None, ctx: Any) -> Any:
+        await anyio.lowlevel.checkpoint()
+        raise Unprintable()
+
+    async def ok(input_data: dict[str, Any], tool_use_id: str | None, ctx: Any) -> Any:
+        return {}
+
+    async with registry(bad, *[ok] * (count - 1)).session() as session:
+        decision = await session.dispatch(bash())
+    failed = decision.results[0]
+    assert failed.outcome is Outcome.ERROR
+    assert failed.reason is not None and failed.reason.startswith("Unprintable: <")
+    assert [r.outcome for r in decision.results[1:]] == [Outcome.OK] * (count - 1)
+
+
+@pytest.mark.parametrize("count", [1, 2], ids=["alone", "parallel"])
+async def test_a_returned_exception_is_a_bad_answer_not_a_raise(count: int) -> None:
+    async def odd(input: PreToolUseInput) -> Any:
+        return ValueError("boom")
+
+    async def ok(input: PreToolUseInput) -> None:
+        return None
+
+    async with registry(odd, *[ok] * (count - 1)).session() as session:
+        decision = await session.dispatch(bash())
+    codes = {d.code for d in decision.results[0].diagnostics}
+    assert DiagnosticCode.INVALID_OUTPUT in codes
+    assert DiagnosticCode.HANDLER_ERROR not in codes
+
+
+async def test_an_answer_spelling_a_key_two_ways_is_read_in_its_own_order() -> None:
+    """``async`` and ``async_`` in one answer: the last one wins, so the same keys in
+    another order mean another thing, though the two dicts compare equal."""
+    answers = iter([{"async": True, "async_": False}, {"async_": False, "async": True}])
+
+    async def both(input_data: dict[str, Any], tool_use_id: str | None, ctx: Any) -> Any:
+        return next(answers)
+
+    async with registry(both).session() as session:
+        first = await session.dispatch(bash())
+        second = await session.dispatch(bash())
+    assert first.results[0].is_async is False
+    assert second.results[0].is_async is True
+
+
+@pytest.mark.parametrize("count", [1, 2], ids=["alone", "parallel"])
+async def test_answers_are_not_kept_alive_by_the_dispatch(count: int) -> None:
+    refs: list[weakref.ref[PreToolUseOutput]] = []
+
+    async def fresh(input: PreToolUseInput) -> PreToolUseOutput:
+        out = PreToolUseOutput(additional_context="x" * 1000)
+        refs.append(weakref.ref(out))
+        return out
+
+    async with registry(*[fresh] * count).session() as session:
+        for _ in range(20):
+            await session.dispatch(bash())
+    gc.collect()
+    assert [r for r in refs if r() is not None] == []

@@ -227,7 +227,6 @@ async def run_cases(rounds: int, batch: int, profile: bool) -> list[Case]:
         observed.session(session_id="bench", cwd="/tmp") as sobs,
         unobserved.session(session_id="bench", cwd="/tmp") as snone,
     ):
-
         event = tool_input()  # the event, as the baseline's PAYLOAD: made once
 
         async def a() -> Any:

@@ -369,10 +369,12 @@ def callback_node(
         memo = _Answers()
 
         def begin(c: HookCall) -> Awaitable[Any]:
+            try:
+                tool_use_id = c.input.tool_use_id  # type: ignore[attr-defined]
+            except AttributeError:  # (an event about no tool call)
+                tool_use_id = None
             # (context: the Claude Agent SDK's, whose "signal" is reserved there)
-            return invoke(
-                c.payload("claude"), getattr(c.input, "tool_use_id", None), {"signal": None}
-            )
+            return invoke(c.payload("claude"), tool_use_id, {"signal": None})
 
         def end(c: HookCall, answer: Any) -> HandlerResult:
             if type(answer) is dict:

@@ -216,14 +216,14 @@ def reduce_results(
             return single, ()
         if type(single) is spec.output_type:
             return _alone(spec, single), ()
-    cls, plan = _plan(spec)
     # (every answer, None for no answer, is part of a fold's key: a fold seen before is
     # found before the answers are sorted out)
     outputs: list[HookOutput | None] = [r.output for r in results]
     fold_key = (spec.event, chained, *map(id, outputs))
-    folded = _FOLDS.get(fold_key)
+    folded = _FOLDS.entries.get(fold_key)
     if folded is not None:
-        return folded, ()
+        return folded[0], ()
+    cls, plan = _plan(spec)
     answered = [r for r in results if r.output is not None]
     if not answered:
         return empty_output(spec), ()

@@ -12,8 +12,8 @@ A session hands every foreground handler call to a :class:`Runner`:
 ``await runner.many(jobs, finish)``
     Starts every ``(fn, arg, timeout)`` of ``jobs`` together and returns their
     results in job order: ``finish(i, value)`` of what job ``i`` returned (or of
-    :class:`Raised` with the ``Exception`` it raised), called as it ends, or
-    :data:`TIMED_OUT`. Anything else a job raises (``KeyboardInterrupt``, ...)
+    :class:`Raised` with the ``Exception`` it raised), called as it ends, or of
+    :data:`TIMED_OUT` once all have ended. Anything else a job raises (``KeyboardInterrupt``, ...)
     cancels the others and propagates in a ``BaseExceptionGroup`` once every job
     has finished, as from a task group. Cancelling the caller cancels every job
     and propagates once all have finished.
@@ -114,11 +114,15 @@ class Runner(Protocol):
         own cancellation, if it came in the same loop iteration, is delivered here."""
         ...
 
-    async def many(self, jobs: Sequence[Job], finish: Finish | None = None) -> list[Any]:
-        """Run ``jobs`` together; their results in job order (:data:`TIMED_OUT` for a
-        job that timed out). As each job ends in time, ``finish(i, value)`` turns what
-        it returned (or :class:`Raised` with the ``Exception`` it raised) into its
-        result; what ``finish`` raises fails the run as a job's ``BaseException`` does."""
+    async def many(
+        self, jobs: Sequence[Job], finish: Finish | None = None, *, alike: bool = False
+    ) -> list[Any]:
+        """Run ``jobs`` together; their results in job order (``alike``: the caller
+        knows every job has the same timeout). As each job ends in time,
+        ``finish(i, value)`` turns what it returned (or :class:`Raised` with the
+        ``Exception`` it raised) into its result; once all have ended, it does the
+        same with :data:`TIMED_OUT` for each that timed out. What ``finish`` raises
+        fails the run as a job's ``BaseException`` does."""
         ...
 
     def close(self) -> None:
@@ -180,7 +184,9 @@ class AnyioRunner:
     async def settle(self, deadline: Deadline) -> None:
         pass  # a cancel scope delivers its caller's cancellation itself
 
-    async def many(self, jobs: Sequence[Job], finish: Finish | None = None) -> list[Any]:
+    async def many(
+        self, jobs: Sequence[Job], finish: Finish | None = None, *, alike: bool = False
+    ) -> list[Any]:
         slots: list[Any] = [TIMED_OUT] * len(jobs)
         done = finish or _as_is
         # Jobs that start together with one deadline would time out together: one
@@ -202,6 +208,7 @@ class AnyioRunner:
                 for i in range(1, len(jobs)):
                     tg.start_soon(run, i, jobs[i])
                 await run(0, jobs[0])  # the first in this task: one task fewer to spawn
+        _finish_timed_out(slots, done)  # (those a shared deadline cut short)
         return slots
 
     def close(self) -> None:
@@ -221,12 +228,13 @@ class AsyncioRunner:
     __slots__ = (
         "_active",
         "_armed",
+        "_create_task",
         "_current_task",
         "_handle",
         "_last_state",
         "_last_task",
         "_loop",
-        "_plain_create_task",
+        "_new_task",
         "_state_of",
         "_states",
         "_time",
@@ -239,8 +247,15 @@ class AsyncioRunner:
         self._last_task: Any = None
         self._last_state: Any = None
         self._current_task = _current_task_reader(loop)
+        self._create_task: Callable[[Coroutine[Any, Any, None]], asyncio.Task[None]] = (
+            functools.partial(loop.create_task, name=_TASK_NAME)
+        )
         # (a loop class of its own may make tasks its own way: it is left to do so)
-        self._plain_create_task = type(loop).create_task is asyncio.BaseEventLoop.create_task
+        self._new_task = (
+            functools.partial(asyncio.Task, loop=loop, name=_TASK_NAME)
+            if type(loop).create_task is asyncio.BaseEventLoop.create_task
+            else self._create_task
+        )
         # The loop's clock; asyncio's own is time.monotonic behind a method frame.
         self._time: Callable[[], float] = (
             time.monotonic if type(loop).time is asyncio.BaseEventLoop.time else loop.time
@@ -303,7 +318,9 @@ class AsyncioRunner:
             self._handle = None
             self._armed = math.inf
 
-    async def many(self, jobs: Sequence[Job], finish: Finish | None = None) -> list[Any]:
+    async def many(
+        self, jobs: Sequence[Job], finish: Finish | None = None, *, alike: bool = False
+    ) -> list[Any]:
         # Every job gets a task (the caller only waits), so that cancelling the caller
         # reaches all of them at once, as it would in a task group.
         loop = self._loop
@@ -312,16 +329,9 @@ class AsyncioRunner:
         child = _child
         # (asyncio's Task itself when the loop has no task factory: create_task's frame
         # and a generated task name nearly double what a job's task costs)
-        spawn: Callable[[Coroutine[Any, Any, None]], asyncio.Task[None]] = (
-            functools.partial(asyncio.Task, loop=loop, name=_TASK_NAME)
-            if loop.get_task_factory() is None and self._plain_create_task
-            else functools.partial(loop.create_task, name=_TASK_NAME)
-        )
+        spawn = self._new_task if loop.get_task_factory() is None else self._create_task
         group: _GroupDeadline | None = None
-        for job in jobs:
-            if job[2] != timeout:
-                break
-        else:
+        if alike or all(job[2] == timeout for job in jobs):
             # One deadline for all: one entry, and the jobs run bare in their tasks.
             children = [spawn(child(gather, i, fn, arg)) for i, (fn, arg, _) in enumerate(jobs)]
             group = _GroupDeadline(children, self._states, self._time() + timeout)
@@ -340,9 +350,12 @@ class AsyncioRunner:
         finally:
             if group is not None:
                 self._active.discard(group)
-                group.stand_down()
+                if group.expiries:
+                    group.stand_down()
         if gather.failed:
             raise _base_exception_group()("a hook raised", gather.failed)
+        if gather.finished < len(jobs):
+            _finish_timed_out(gather.results, gather.finish)
         return gather.results
 
     async def _abort(self, children: list[asyncio.Task[Any]]) -> None:
@@ -502,19 +515,26 @@ class _GroupDeadline:
             expiry.stand_down()
 
 
+def _finish_timed_out(results: list[Any], finish: Finish) -> None:
+    for i, result in enumerate(results):
+        if result is TIMED_OUT:
+            results[i] = finish(i, TIMED_OUT)
+
+
 class _Gather:
     """The results of parallel jobs as they come in, and the future their caller waits
     on: done when every job has ended, or at once when one raised something that is
     neither an ``Exception`` nor a cancellation."""
 
-    __slots__ = ("failed", "finish", "left", "results", "waiter")
+    __slots__ = ("failed", "finish", "finished", "left", "results", "waiter")
 
     def __init__(self, loop: asyncio.AbstractEventLoop, n: int, finish: Finish) -> None:
         self.results: list[Any] = [TIMED_OUT] * n
         self.finish = finish
         self.failed: list[BaseException] = []
         self.left = n
-        self.waiter = loop.create_future()
+        self.finished = 0  # jobs that ended in time
+        self.waiter: asyncio.Future[None] = loop.create_future()
 
 
 async def _child(gather: _Gather, i: int, fn: Callable[[Any], Awaitable[Any]], arg: Any) -> None:
@@ -527,6 +547,7 @@ async def _child(gather: _Gather, i: int, fn: Callable[[Any], Awaitable[Any]], a
             value = Raised(exc)
         if value is not TIMED_OUT:
             gather.results[i] = gather.finish(i, value)
+            gather.finished += 1
     except asyncio.CancelledError:
         raise
     except BaseException as exc:  # (the job's, or what finish raised)

@@ -162,9 +162,10 @@ node's clean-up slack), and whether it can share the call of the node before it.
 
 
 class _Parallel:
-    """The steps of a parallel run, and whether every node can share the first's call."""
+    """The steps of a parallel run, whether every node can share the first's call, and
+    whether they all have one deadline."""
 
-    __slots__ = ("one_call", "steps")
+    __slots__ = ("alike", "one_call", "steps")
 
     def __init__(self, nodes: Sequence[CompiledNode], budget: float | None) -> None:
         self.steps: list[_ParallelStep] = []
@@ -180,6 +181,7 @@ class _Parallel:
             last = (cn, timeout, timeout + cn.node.timeout_slack, alike)
             self.steps.append(last)
         self.one_call = all(step[3] for step in self.steps[1:])
+        self.alike = len({step[2] for step in self.steps}) == 1  # one deadline for all
 
 
 class _Plan:
@@ -475,7 +477,7 @@ class Session(LifecycleMixin):
         all_diags = (
             list(results[0].diagnostics)
             if len(results) == 1
-            else [d for r in results for d in r.diagnostics]
+            else [d for r in results if r.diagnostics for d in r.diagnostics]
         )
         if diags:
             all_diags.extend(diags)
@@ -655,20 +657,30 @@ class Session(LifecycleMixin):
 
         def finish(i: int, value: Any) -> HandlerResult:
             cn = steps[i][0]
-            if type(value) is Raised:
+            if value is TIMED_OUT:
+                result = None
+            elif type(value) is Raised:
                 result = _raised(value.exc)
             else:
                 try:
                     result = cn.end(jobs[i][1], value)
                 except Exception as exc:
                     result = _raised(exc)
+                if result.outcome is _OK and not result.diagnostics and seen is None:
+                    # (what _finish does with a clean answer, without its frame: per handler)
+                    return _make_result(
+                        _OK,
+                        result.output,
+                        (),
+                        time.perf_counter() - start,
+                        result.exit_code,
+                        result.reason,
+                        result.is_async,
+                        cn.info,
+                    )
             return self._finish(cn, spec, result, start, steps[i][1], seen)
 
-        results: list[HandlerResult] = await self._runner.many(jobs, finish)
-        for i, result in enumerate(results):
-            if result is TIMED_OUT:
-                cn, timeout = steps[i][0], steps[i][1]
-                results[i] = self._finish(cn, spec, None, start, timeout, seen)
+        results: list[HandlerResult] = await self._runner.many(jobs, finish, alike=parallel.alike)
         return results
 
     async def _run_chained(

@@ -273,9 +273,10 @@ class _Answers:
 
     def keep_recent(self, spec: Any, answer: dict[str, Any], result: HandlerResult) -> None:
         """Put ``answer`` (known to be plain JSON data) first among the recent ones,
-        unless it spells a key two ways (``async`` and ``async_``): which one wins
-        depends on key order, which ``==`` does not see."""
-        if not _spelled_once(answer):
+        if its decoding cannot depend on key order, which ``==`` does not see: it
+        decoded without a diagnostic (whose order and paths follow the keys) and
+        spells no key two ways (``async`` and ``async_``, where the last one wins)."""
+        if result.diagnostics or not _spelled_once(answer):
             return
         snapshot = _copy_json(answer)
         numbers = tuple(_number_paths(snapshot, ()))

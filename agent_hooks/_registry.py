@@ -642,6 +642,7 @@ def _compile_node(
         dialect=src.dialect,
         env=src.env,
         if_rule=if_rule,
-        begin=node.call.begin if isinstance(node.call, PhasedCall) else node.call,
-        end=node.call.end if isinstance(node.call, PhasedCall) else _as_result,
+        # (a subclass may run its phases its own way: its call is used as it is)
+        begin=node.call.begin if type(node.call) is PhasedCall else node.call,
+        end=node.call.end if type(node.call) is PhasedCall else _as_result,
     )

@@ -122,7 +122,8 @@ class Runner(Protocol):
         ``finish(i, value)`` turns what it returned (or :class:`Raised` with the
         ``Exception`` it raised) into its result; once all have ended, it does the
         same with :data:`TIMED_OUT` for each that timed out. What ``finish`` raises
-        fails the run as a job's ``BaseException`` does."""
+        for a job that ended in time fails the run as a job's ``BaseException`` does;
+        for one that timed out, it propagates as it is."""
         ...
 
     def close(self) -> None:

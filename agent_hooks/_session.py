@@ -204,6 +204,18 @@ _PLANS_SIZE = 256
 """Selections whose plans a session keeps (it starts over when full)."""
 
 
+def _as_handler_result(value: object) -> HandlerResult:
+    """What a node's run gave, when it is not a plain :class:`HandlerResult`.
+
+    Raises:
+        TypeError: it is not a result at all (the handler kind is broken; the caller
+            turns this into an ERROR result like any exception of a handler).
+    """
+    if isinstance(value, HandlerResult):
+        return value
+    raise TypeError(f"the handler's node returned {type(value).__name__}, not a HandlerResult")
+
+
 def _raised(exc: Exception) -> HandlerResult:
     """The result of a handler that raised ``exc`` (whose ``str()`` may fail too)."""
     try:
@@ -459,6 +471,8 @@ class Session(LifecycleMixin):
                 with deadline:
                     try:
                         result = cn.end(call, await cn.begin(call))
+                        if type(result) is not HandlerResult:
+                            result = _as_handler_result(result)
                     except Exception as exc:
                         result = _raised(exc)
                 if deadline.cancelled_caught:  # timed out
@@ -664,6 +678,8 @@ class Session(LifecycleMixin):
             else:
                 try:
                     result = cn.end(jobs[i][1], value)
+                    if type(result) is not HandlerResult:
+                        result = _as_handler_result(result)
                 except Exception as exc:
                     result = _raised(exc)
                 if result.outcome is _OK and not result.diagnostics and seen is None:
@@ -724,6 +740,8 @@ class Session(LifecycleMixin):
         with deadline:
             try:
                 result = cn.end(call, await cn.begin(call))
+                if type(result) is not HandlerResult:
+                    result = _as_handler_result(result)
             except Exception as exc:
                 result = _raised(exc)
         if deadline.cancelled_caught:  # timed out

@@ -547,3 +547,70 @@ async def test_answers_are_not_kept_alive_by_the_dispatch(count: int) -> None:
             await session.dispatch(bash())
     gc.collect()
     assert [r for r in refs if r() is not None] == []
+
+
+class NoResult:
+    """A broken handler kind: its node's call answers ``None`` instead of a result."""
+
+    def to_node(self) -> HandlerNode:
+        async def call(c: HookCall) -> Any:
+            await anyio.lowlevel.checkpoint()
+            return None
+
+        return HandlerNode(name="no-result", kind="broken", call=call)
+
+
+@pytest.mark.parametrize("count", [1, 2], ids=["alone", "parallel"])
+async def test_a_node_that_returns_no_result_is_an_error_not_a_timeout(count: int) -> None:
+    async with registry(*[NoResult() for _ in range(count)]).session() as session:
+        decision = await session.dispatch(bash())
+    assert [r.outcome for r in decision.results] == [Outcome.ERROR] * count
+    assert all(r.reason and "not a HandlerResult" in r.reason for r in decision.results)
+
+
+class CountingPhases(PhasedCall):
+    """A subclass that runs its phases its own way: its ``__call__`` must be used."""
+
+    calls = 0
+
+    async def __call__(self, call: HookCall) -> HandlerResult:
+        CountingPhases.calls += 1
+        result = await super().__call__(call)
+        return attrs.evolve(result, output=PreToolUseOutput(additional_context="counted"))
+
+
+async def test_a_phased_call_subclass_is_called_as_it_is() -> None:
+    def begin(c: HookCall) -> Any:
+        return anyio.lowlevel.checkpoint()
+
+    def end(c: HookCall, value: Any) -> HandlerResult:
+        return HandlerResult(output=PreToolUseOutput(additional_context="inner"))
+
+    node = HandlerNode(name="sub", kind="sub", call=CountingPhases(begin, end))
+
+    class Kind:
+        def to_node(self) -> HandlerNode:
+            return node
+
+    CountingPhases.calls = 0
+    async with registry(Kind()).session() as session:
+        decision = await session.dispatch(bash())
+    assert CountingPhases.calls == 1
+    assert decision.output.additional_context == "counted"
+
+
+async def test_an_answer_with_diagnostics_reports_them_in_its_own_key_order() -> None:
+    answers = iter([{"foo": 1, "bar": 2}, {"bar": 2, "foo": 1}])
+
+    async def odd(input_data: dict[str, Any], tool_use_id: str | None, ctx: Any) -> Any:
+        return next(answers)
+
+    async with registry(odd).session() as session:
+        first = await session.dispatch(bash())
+        second = await session.dispatch(bash())
+
+    def paths(d: Any) -> list[str | None]:
+        return [x.location for x in d.diagnostics if x.location and x.location.startswith("$")]
+
+    assert paths(first) == ["$.foo", "$.bar"]
+    assert paths(second) == ["$.bar", "$.foo"]

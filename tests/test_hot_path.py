@@ -614,3 +614,27 @@ async def test_an_answer_with_diagnostics_reports_them_in_its_own_key_order() ->
 
     assert paths(first) == ["$.foo", "$.bar"]
     assert paths(second) == ["$.bar", "$.foo"]
+
+
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="the AsyncioRunner needs Python >= 3.11")
+def test_a_loop_class_making_tasks_its_own_way_makes_the_handlers_tasks() -> None:
+    made: list[str | None] = []
+
+    class Loop(asyncio.SelectorEventLoop):
+        def create_task(self, coro: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+            made.append(kwargs.get("name"))
+            return super().create_task(coro, **kwargs)
+
+    async def hook(input: PreToolUseInput) -> PreToolUseOutput:
+        await anyio.lowlevel.checkpoint()
+        return PreToolUseOutput(additional_context="x")
+
+    async def main() -> Any:
+        async with registry(hook, hook, hook).session() as session:
+            made.clear()
+            return await session.dispatch(bash())
+
+    with asyncio.Runner(loop_factory=Loop) as runner:  # type: ignore[attr-defined,unused-ignore]
+        decision = runner.run(main())
+    assert decision.output.additional_context == "x\nx\nx"
+    assert made.count("agent_hooks handler") == 3

@@ -87,8 +87,7 @@ def input_encoder(cls: type, wire: WireFormat) -> Callable[[Any], dict[str, Any]
     """
     encoder = _ENCODERS.get((cls, wire))
     if encoder is None:
-        _compile_encoders(cls, wire)
-        encoder = _ENCODERS[(cls, wire)]
+        encoder = _ENCODERS[(cls, wire)] = _compile_encoder(cls, wire, nested=False)
     return encoder
 
 
@@ -99,8 +98,7 @@ def nested_encoder(
     (what a copy of the payload must copy too, so that no two copies share one)."""
     encoder = _NESTED_ENCODERS.get((cls, wire))
     if encoder is None:
-        _compile_encoders(cls, wire)
-        encoder = _NESTED_ENCODERS[(cls, wire)]
+        encoder = _NESTED_ENCODERS[(cls, wire)] = _compile_encoder(cls, wire, nested=True)
     return encoder
 
 
@@ -123,50 +121,44 @@ def _input_converter(wire: WireFormat) -> Callable[[Any], Any]:
     return conv
 
 
-def _compile_encoders(cls: type, wire: WireFormat) -> None:
+def _compile_encoder(cls: type, wire: WireFormat, *, nested: bool) -> Any:
     event: HookEvent = cls.event  # type: ignore[attr-defined]
     name = event.value if wire == "claude" else event.snake
-    for nested in (False, True):
-        lines = ["def encode(o):", "    d = {}"]
-        if nested:
-            lines.append("    n = []")
-        named = False
-        for fc in field_codecs(cls, False):
-            if fc.name == "extra":
-                continue
-            key = fc.key(wire)
-            lines += [f"    v = o.{fc.name}", "    if v is not None:"]
-            if fc.type.kind in _PLAIN_KINDS:
-                lines.append(f"        d[{key!r}] = v")
-            else:
-                lines.append(f"        d[{key!r}] = v = conv(v)")
-                if nested:
-                    lines.append(f"        if type(v) is dict: n.append({key!r})")
-            if fc.name == "permission_mode":
-                lines.append(f"    d['hook_event_name'] = {name!r}")
-                named = True
-        if not named:
-            lines.append(f"    d.setdefault('hook_event_name', {name!r})")
-        # (extra values are converted too: the payload shares nothing mutable with o)
-        lines += ["    if o.extra:", "        for k, v in o.extra.items():"]
-        if nested:
-            lines += [
-                "            if k not in d:",
-                "                d[k] = v = conv(v)",
-                "                if type(v) is dict: n.append(k)",
-                "    return d, tuple(n)",
-            ]
+    lines = ["def encode(o):", "    d = {}"]
+    if nested:
+        lines.append("    n = []")
+    named = False
+    for fc in field_codecs(cls, False):
+        if fc.name == "extra":
+            continue
+        key = fc.key(wire)
+        lines += [f"    v = o.{fc.name}", "    if v is not None:"]
+        if fc.type.kind in _PLAIN_KINDS:
+            lines.append(f"        d[{key!r}] = v")
         else:
-            lines += [
-                "            if k not in d:",
-                "                d[k] = conv(v)",
-                "    return d",
-            ]
-        scope: dict[str, Any] = {"conv": _input_converter(wire)}
-        label = f"<agent_hooks {'nested ' if nested else ''}encoder {cls.__name__} {wire}>"
-        exec(compile("\n".join(lines), label, "exec"), scope)
-        table: dict[tuple[type, str], Any] = _NESTED_ENCODERS if nested else _ENCODERS
-        table[(cls, wire)] = scope["encode"]
+            lines.append(f"        d[{key!r}] = v = conv(v)")
+            if nested:
+                lines.append(f"        if type(v) is dict: n.append({key!r})")
+        if fc.name == "permission_mode":
+            lines.append(f"    d['hook_event_name'] = {name!r}")
+            named = True
+    if not named:
+        lines.append(f"    d.setdefault('hook_event_name', {name!r})")
+    # (extra values are converted too: the payload shares nothing mutable with o)
+    lines += ["    if o.extra:", "        for k, v in o.extra.items():"]
+    if nested:
+        lines += [
+            "            if k not in d:",
+            "                d[k] = v = conv(v)",
+            "                if type(v) is dict: n.append(k)",
+            "    return d, tuple(n)",
+        ]
+    else:
+        lines += ["            if k not in d:", "                d[k] = conv(v)", "    return d"]
+    scope: dict[str, Any] = {"conv": _input_converter(wire)}
+    label = f"<agent_hooks {'nested ' if nested else ''}encoder {cls.__name__} {wire}>"
+    exec(compile("\n".join(lines), label, "exec"), scope)
+    return scope["encode"]
 
 
 def encode_input(

@@ -16,780 +16,300 @@ event inputs through a session, and get one typed decision per event::
         decision = await session.dispatch(PreToolUseInput(tool_name="Edit", tool_input={...}))
         if decision.blocked: ...
 
-Names are imported lazily on first use, so that a short-lived process (``agent-hooks
-run``) only pays for what it touches.
+The public names are the imports in the ``TYPE_CHECKING`` block below: that block is
+the one list of them. At run time each name is imported from its module on first
+use (the lazy map is read off that block), so ``import agent_hooks`` stays light.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ._lazy import lazy_module
+from ._base._lazy import install_lazy_exports
+from ._base._version import VERSION
 
-if TYPE_CHECKING:
-    from ._bridge import (
-        BridgeResult,
-        dispatch_payload,
-    )
-    from ._builtins import (
-        BUILTINS,
-        BuiltinArgumentError,
-        BuiltinHook,
-        LargeResultLimiter,
-        add_date,
-        add_directory_listing,
-        add_environment_info,
-        add_git_diff,
-        add_git_status,
-        add_prompt_files,
-        add_recent_commits,
-        add_user_info,
-        builtin,
-        limit_large_tool_results,
-        max_iterations,
-        redact_secrets,
-        redact_text,
-    )
-    from ._callbacks import (
-        CallbackHook,
-    )
-    from ._capabilities import (
-        CAPABILITIES,
-        ContextLifetime,
-        EventSpec,
-        Exit2,
-        Rewrite,
-        capability,
-    )
-    from ._command import (
-        CommandHook,
-    )
-    from ._config import (
-        ECOSYSTEMS,
-        FORMATS,
-        PRECEDENCE,
-        ConfigChanges,
-        FileChange,
-        HandlerRef,
-        LoadedConfig,
-        LoadedFile,
-        Plugin,
-        detect_format,
-        diff,
-        discover,
-        docker_cli_hooks,
-        load,
-        load_claude,
-        load_claude_plugin,
-        load_claude_settings,
-        load_codex,
-        load_codex_dir,
-        load_codex_toml,
-        load_deepagents,
-        load_deepagents_dir,
-        load_docker,
-        load_docker_agent,
-        load_docker_dropin,
-        load_docker_dropins,
-        load_docker_settings,
-        load_hel,
-        project_hook_files,
-        reload,
-    )
-    from ._diagnostics import (
-        Diagnostic,
-        DiagnosticCode,
-        Severity,
-    )
-    from ._dialects import (
-        CLAUDE,
-        CODEX,
-        DEEPAGENTS,
-        DOCKER,
-        HEL,
-        Dialect,
-        get_dialect,
-    )
-    from ._errors import (
-        AgentHooksError,
-        InvalidPayloadError,
-        RegistrationError,
-        UnknownEventError,
-    )
-    from ._events import (
-        INPUT_TYPES,
-        OUTPUT_TYPES,
-        AfterCompactionInput,
-        AfterCompactionOutput,
-        AfterLLMCallInput,
-        AfterLLMCallOutput,
-        BackgroundTask,
-        BatchToolCall,
-        BeforeCompactionInput,
-        BeforeCompactionOutput,
-        BeforeLLMCallInput,
-        BeforeLLMCallOutput,
-        ConfigChangeInput,
-        ConfigChangeOutput,
-        CwdChangedInput,
-        CwdChangedOutput,
-        DirectoryAddedInput,
-        DirectoryAddedOutput,
-        ElicitationAction,
-        ElicitationInput,
-        ElicitationOutput,
-        ElicitationResultInput,
-        ElicitationResultOutput,
-        FileChangedInput,
-        FileChangedOutput,
-        InstructionsLoadedInput,
-        InstructionsLoadedOutput,
-        InterruptInput,
-        InterruptOutput,
-        LLMUsage,
-        MessageDisplayInput,
-        MessageDisplayOutput,
-        NotificationInput,
-        NotificationOutput,
-        OnAgentSwitchInput,
-        OnAgentSwitchOutput,
-        OnErrorInput,
-        OnErrorOutput,
-        OnMaxIterationsInput,
-        OnMaxIterationsOutput,
-        OnSessionResumeInput,
-        OnSessionResumeOutput,
-        OnToolApprovalDecisionInput,
-        OnToolApprovalDecisionOutput,
-        OnUserInputInput,
-        OnUserInputOutput,
-        PermissionDecision,
-        PermissionDeniedInput,
-        PermissionDeniedOutput,
-        PermissionRequestDecision,
-        PermissionRequestInput,
-        PermissionRequestOutput,
-        PostCompactInput,
-        PostCompactOutput,
-        PostToolBatchInput,
-        PostToolBatchOutput,
-        PostToolUseFailureInput,
-        PostToolUseFailureOutput,
-        PostToolUseInput,
-        PostToolUseOutput,
-        PreCompactInput,
-        PreCompactOutput,
-        PreToolUseInput,
-        PreToolUseOutput,
-        SessionCron,
-        SessionEndInput,
-        SessionEndOutput,
-        SessionStartInput,
-        SessionStartOutput,
-        SetupInput,
-        SetupOutput,
-        StopFailureInput,
-        StopFailureOutput,
-        StopInput,
-        StopOutput,
-        SubagentStartInput,
-        SubagentStartOutput,
-        SubagentStopInput,
-        SubagentStopOutput,
-        TaskCompletedInput,
-        TaskCompletedOutput,
-        TaskCreatedInput,
-        TaskCreatedOutput,
-        TeammateIdleInput,
-        TeammateIdleOutput,
-        ToolGuardInput,
-        ToolGuardOutput,
-        ToolInputTransformInput,
-        ToolInputTransformOutput,
-        ToolResponseTransformInput,
-        ToolResponseTransformOutput,
-        TurnEndInput,
-        TurnEndOutput,
-        TurnStartInput,
-        TurnStartOutput,
-        UserFollowupSubmitInput,
-        UserFollowupSubmitOutput,
-        UserPromptExpansionInput,
-        UserPromptExpansionOutput,
-        UserPromptSubmitInput,
-        UserPromptSubmitOutput,
-        UserSteeringMessagesSubmitInput,
-        UserSteeringMessagesSubmitOutput,
-        WorktreeCreateInput,
-        WorktreeCreateOutput,
-        WorktreeRemoveInput,
-        WorktreeRemoveOutput,
-    )
-    from ._http import (
-        HttpHook,
-    )
-    from ._kinds import (
-        HandlerKinds,
-        KindContext,
-        KindFactory,
-        build_handler,
-        command_kind,
-        default_kinds,
-        disabled_node,
-        model_kinds,
-    )
-    from ._llm import (
-        AgentRunner,
-        ModelClient,
-        ModelHook,
-    )
-    from ._mcp import (
-        McpCaller,
-        McpToolHook,
-    )
-    from ._model import (
-        HookInput,
-        HookOutput,
-    )
-    from ._names import (
-        HookEvent,
-        parse_event,
-    )
-    from ._nodes import (
-        Handler,
-        HandlerInfo,
-        HandlerNode,
-        HandlerResult,
-        HookCall,
-        OnError,
-        Outcome,
-        PhasedCall,
-    )
-    from ._observe import (
-        DispatchInfo,
-        LoggingObserver,
-        Observer,
-    )
-    from ._outcomes import (
-        PermissionAnswer,
-        PermissionPrompt,
-        PromptOutcome,
-        StopOutcome,
-        ToolCallOutcome,
-        TurnOutcome,
-    )
-    from ._pyref import (
-        PythonRefHook,
-    )
-    from ._registry import (
-        CompiledRegistry,
-        Execution,
-        HookMatcher,
-        HookRegistry,
-        MatcherGroup,
-        Source,
-        SourcedGroups,
-    )
-    from ._serve import (
-        HookServer,
-    )
-    from ._session import (
-        Decision,
-        Session,
-    )
-    from ._trust import (
-        TrustPolicy,
-        TrustStore,
-        TrustStoreError,
-        default_trust_path,
-    )
-    from ._wire import (
-        DecodedInput,
-        DecodedOutput,
-        decode_input,
-        decode_output,
-        encode_input,
-        encode_output,
-        payload_bytes,
-    )
+__version__ = VERSION
 
-__version__ = "0.1.0"
-
-__all__ = [
-    "INPUT_TYPES",
-    "OUTPUT_TYPES",
-    "BUILTINS",
-    "CAPABILITIES",
-    "CLAUDE",
-    "CODEX",
-    "DEEPAGENTS",
-    "DOCKER",
-    "ECOSYSTEMS",
-    "FORMATS",
-    "HEL",
-    "PRECEDENCE",
-    "AfterCompactionInput",
-    "AfterCompactionOutput",
-    "AfterLLMCallInput",
-    "AfterLLMCallOutput",
-    "AgentHooksError",
-    "AgentRunner",
-    "BackgroundTask",
-    "BatchToolCall",
-    "BeforeCompactionInput",
-    "BeforeCompactionOutput",
-    "BeforeLLMCallInput",
-    "BeforeLLMCallOutput",
-    "BridgeResult",
-    "BuiltinArgumentError",
-    "BuiltinHook",
-    "CallbackHook",
-    "CommandHook",
-    "CompiledRegistry",
-    "ConfigChangeInput",
-    "ConfigChangeOutput",
-    "ConfigChanges",
-    "ContextLifetime",
-    "CwdChangedInput",
-    "CwdChangedOutput",
-    "Decision",
-    "DecodedInput",
-    "DecodedOutput",
-    "Diagnostic",
-    "DiagnosticCode",
-    "Dialect",
-    "DirectoryAddedInput",
-    "DirectoryAddedOutput",
-    "DispatchInfo",
-    "ElicitationAction",
-    "ElicitationInput",
-    "ElicitationOutput",
-    "ElicitationResultInput",
-    "ElicitationResultOutput",
-    "EventSpec",
-    "Execution",
-    "Exit2",
-    "FileChange",
-    "FileChangedInput",
-    "FileChangedOutput",
-    "Handler",
-    "HandlerInfo",
-    "HandlerKinds",
-    "HandlerNode",
-    "HandlerRef",
-    "HandlerResult",
-    "HookCall",
-    "HookEvent",
-    "HookInput",
-    "HookMatcher",
-    "HookOutput",
-    "HookRegistry",
-    "HookServer",
-    "HttpHook",
-    "InstructionsLoadedInput",
-    "InstructionsLoadedOutput",
-    "InterruptInput",
-    "InterruptOutput",
-    "InvalidPayloadError",
-    "KindContext",
-    "KindFactory",
-    "LLMUsage",
-    "LargeResultLimiter",
-    "LoadedConfig",
-    "LoadedFile",
-    "LoggingObserver",
-    "MatcherGroup",
-    "McpCaller",
-    "McpToolHook",
-    "MessageDisplayInput",
-    "MessageDisplayOutput",
-    "ModelClient",
-    "ModelHook",
-    "NotificationInput",
-    "NotificationOutput",
-    "Observer",
-    "OnAgentSwitchInput",
-    "OnAgentSwitchOutput",
-    "OnError",
-    "OnErrorInput",
-    "OnErrorOutput",
-    "OnMaxIterationsInput",
-    "OnMaxIterationsOutput",
-    "OnSessionResumeInput",
-    "OnSessionResumeOutput",
-    "OnToolApprovalDecisionInput",
-    "OnToolApprovalDecisionOutput",
-    "OnUserInputInput",
-    "OnUserInputOutput",
-    "Outcome",
-    "PermissionAnswer",
-    "PermissionDecision",
-    "PermissionDeniedInput",
-    "PermissionDeniedOutput",
-    "PermissionPrompt",
-    "PermissionRequestDecision",
-    "PermissionRequestInput",
-    "PermissionRequestOutput",
-    "PhasedCall",
-    "Plugin",
-    "PostCompactInput",
-    "PostCompactOutput",
-    "PostToolBatchInput",
-    "PostToolBatchOutput",
-    "PostToolUseFailureInput",
-    "PostToolUseFailureOutput",
-    "PostToolUseInput",
-    "PostToolUseOutput",
-    "PreCompactInput",
-    "PreCompactOutput",
-    "PreToolUseInput",
-    "PreToolUseOutput",
-    "PromptOutcome",
-    "PythonRefHook",
-    "RegistrationError",
-    "Rewrite",
-    "Session",
-    "SessionCron",
-    "SessionEndInput",
-    "SessionEndOutput",
-    "SessionStartInput",
-    "SessionStartOutput",
-    "SetupInput",
-    "SetupOutput",
-    "Severity",
-    "Source",
-    "SourcedGroups",
-    "StopFailureInput",
-    "StopFailureOutput",
-    "StopInput",
-    "StopOutcome",
-    "StopOutput",
-    "SubagentStartInput",
-    "SubagentStartOutput",
-    "SubagentStopInput",
-    "SubagentStopOutput",
-    "TaskCompletedInput",
-    "TaskCompletedOutput",
-    "TaskCreatedInput",
-    "TaskCreatedOutput",
-    "TeammateIdleInput",
-    "TeammateIdleOutput",
-    "ToolCallOutcome",
-    "ToolGuardInput",
-    "ToolGuardOutput",
-    "ToolInputTransformInput",
-    "ToolInputTransformOutput",
-    "ToolResponseTransformInput",
-    "ToolResponseTransformOutput",
-    "TrustPolicy",
-    "TrustStore",
-    "TrustStoreError",
-    "TurnEndInput",
-    "TurnEndOutput",
-    "TurnOutcome",
-    "TurnStartInput",
-    "TurnStartOutput",
-    "UnknownEventError",
-    "UserFollowupSubmitInput",
-    "UserFollowupSubmitOutput",
-    "UserPromptExpansionInput",
-    "UserPromptExpansionOutput",
-    "UserPromptSubmitInput",
-    "UserPromptSubmitOutput",
-    "UserSteeringMessagesSubmitInput",
-    "UserSteeringMessagesSubmitOutput",
-    "WorktreeCreateInput",
-    "WorktreeCreateOutput",
-    "WorktreeRemoveInput",
-    "WorktreeRemoveOutput",
-    "add_date",
-    "add_directory_listing",
-    "add_environment_info",
-    "add_git_diff",
-    "add_git_status",
-    "add_prompt_files",
-    "add_recent_commits",
-    "add_user_info",
-    "build_handler",
-    "builtin",
-    "capability",
-    "command_kind",
-    "decode_input",
-    "decode_output",
-    "default_kinds",
-    "default_trust_path",
-    "detect_format",
-    "diff",
-    "disabled_node",
-    "discover",
-    "dispatch_payload",
-    "docker_cli_hooks",
-    "encode_input",
-    "encode_output",
-    "get_dialect",
-    "limit_large_tool_results",
-    "load",
-    "load_claude",
-    "load_claude_plugin",
-    "load_claude_settings",
-    "load_codex",
-    "load_codex_dir",
-    "load_codex_toml",
-    "load_deepagents",
-    "load_deepagents_dir",
-    "load_docker",
-    "load_docker_agent",
-    "load_docker_dropin",
-    "load_docker_dropins",
-    "load_docker_settings",
-    "load_hel",
-    "model_kinds",
-    "max_iterations",
-    "parse_event",
-    "payload_bytes",
-    "project_hook_files",
-    "redact_secrets",
-    "redact_text",
-    "reload",
-]
-
-_MODULE_OF: dict[str, str] = {
-    "INPUT_TYPES": "_events",
-    "OUTPUT_TYPES": "_events",
-    "dispatch_payload": "_bridge",
-    "BridgeResult": "_bridge",
-    "BUILTINS": "_builtins",
-    "BuiltinArgumentError": "_builtins",
-    "BuiltinHook": "_builtins",
-    "LargeResultLimiter": "_builtins",
-    "add_date": "_builtins",
-    "add_directory_listing": "_builtins",
-    "add_environment_info": "_builtins",
-    "add_git_diff": "_builtins",
-    "add_git_status": "_builtins",
-    "add_prompt_files": "_builtins",
-    "add_recent_commits": "_builtins",
-    "add_user_info": "_builtins",
-    "builtin": "_builtins",
-    "limit_large_tool_results": "_builtins",
-    "max_iterations": "_builtins",
-    "redact_secrets": "_builtins",
-    "redact_text": "_builtins",
-    "CallbackHook": "_callbacks",
-    "CAPABILITIES": "_capabilities",
-    "ContextLifetime": "_capabilities",
-    "EventSpec": "_capabilities",
-    "Exit2": "_capabilities",
-    "Rewrite": "_capabilities",
-    "capability": "_capabilities",
-    "CommandHook": "_command",
-    "discover": "_config",
-    "load": "_config",
-    "reload": "_config",
-    "diff": "_config",
-    "detect_format": "_config",
-    "LoadedConfig": "_config",
-    "LoadedFile": "_config",
-    "ConfigChanges": "_config",
-    "FileChange": "_config",
-    "HandlerRef": "_config",
-    "Plugin": "_config",
-    "load_claude": "_config",
-    "load_claude_settings": "_config",
-    "load_claude_plugin": "_config",
-    "load_deepagents": "_config",
-    "load_deepagents_dir": "_config",
-    "load_codex": "_config",
-    "load_codex_toml": "_config",
-    "load_codex_dir": "_config",
-    "load_hel": "_config",
-    "load_docker": "_config",
-    "load_docker_agent": "_config",
-    "load_docker_settings": "_config",
-    "load_docker_dropin": "_config",
-    "load_docker_dropins": "_config",
-    "docker_cli_hooks": "_config",
-    "project_hook_files": "_config",
-    "PRECEDENCE": "_config",
-    "ECOSYSTEMS": "_config",
-    "FORMATS": "_config",
-    "Diagnostic": "_diagnostics",
-    "DiagnosticCode": "_diagnostics",
-    "Severity": "_diagnostics",
-    "CLAUDE": "_dialects",
-    "CODEX": "_dialects",
-    "DEEPAGENTS": "_dialects",
-    "DOCKER": "_dialects",
-    "HEL": "_dialects",
-    "Dialect": "_dialects",
-    "get_dialect": "_dialects",
-    "AgentHooksError": "_errors",
-    "InvalidPayloadError": "_errors",
-    "RegistrationError": "_errors",
-    "UnknownEventError": "_errors",
-    "BatchToolCall": "_events",
-    "PermissionDecision": "_events",
-    "PermissionDeniedInput": "_events",
-    "PermissionDeniedOutput": "_events",
-    "PermissionRequestDecision": "_events",
-    "PermissionRequestInput": "_events",
-    "PermissionRequestOutput": "_events",
-    "PostToolBatchInput": "_events",
-    "PostToolBatchOutput": "_events",
-    "PostToolUseFailureInput": "_events",
-    "PostToolUseFailureOutput": "_events",
-    "PostToolUseInput": "_events",
-    "PostToolUseOutput": "_events",
-    "PreToolUseInput": "_events",
-    "PreToolUseOutput": "_events",
-    "ToolGuardInput": "_events",
-    "ToolGuardOutput": "_events",
-    "ToolInputTransformInput": "_events",
-    "ToolInputTransformOutput": "_events",
-    "ToolResponseTransformInput": "_events",
-    "ToolResponseTransformOutput": "_events",
-    "AfterLLMCallInput": "_events",
-    "AfterLLMCallOutput": "_events",
-    "BackgroundTask": "_events",
-    "BeforeLLMCallInput": "_events",
-    "BeforeLLMCallOutput": "_events",
-    "InterruptInput": "_events",
-    "InterruptOutput": "_events",
-    "LLMUsage": "_events",
-    "MessageDisplayInput": "_events",
-    "MessageDisplayOutput": "_events",
-    "OnUserInputInput": "_events",
-    "OnUserInputOutput": "_events",
-    "SessionCron": "_events",
-    "StopFailureInput": "_events",
-    "StopFailureOutput": "_events",
-    "StopInput": "_events",
-    "StopOutput": "_events",
-    "TurnEndInput": "_events",
-    "TurnEndOutput": "_events",
-    "TurnStartInput": "_events",
-    "TurnStartOutput": "_events",
-    "UserFollowupSubmitInput": "_events",
-    "UserFollowupSubmitOutput": "_events",
-    "UserPromptExpansionInput": "_events",
-    "UserPromptExpansionOutput": "_events",
-    "UserPromptSubmitInput": "_events",
-    "UserPromptSubmitOutput": "_events",
-    "UserSteeringMessagesSubmitInput": "_events",
-    "UserSteeringMessagesSubmitOutput": "_events",
-    "ConfigChangeInput": "_events",
-    "ConfigChangeOutput": "_events",
-    "CwdChangedInput": "_events",
-    "CwdChangedOutput": "_events",
-    "DirectoryAddedInput": "_events",
-    "DirectoryAddedOutput": "_events",
-    "FileChangedInput": "_events",
-    "FileChangedOutput": "_events",
-    "InstructionsLoadedInput": "_events",
-    "InstructionsLoadedOutput": "_events",
-    "NotificationInput": "_events",
-    "NotificationOutput": "_events",
-    "OnErrorInput": "_events",
-    "OnErrorOutput": "_events",
-    "OnMaxIterationsInput": "_events",
-    "OnMaxIterationsOutput": "_events",
-    "OnSessionResumeInput": "_events",
-    "OnSessionResumeOutput": "_events",
-    "SessionEndInput": "_events",
-    "SessionEndOutput": "_events",
-    "SessionStartInput": "_events",
-    "SessionStartOutput": "_events",
-    "SetupInput": "_events",
-    "SetupOutput": "_events",
-    "AfterCompactionInput": "_events",
-    "AfterCompactionOutput": "_events",
-    "BeforeCompactionInput": "_events",
-    "BeforeCompactionOutput": "_events",
-    "PostCompactInput": "_events",
-    "PostCompactOutput": "_events",
-    "PreCompactInput": "_events",
-    "PreCompactOutput": "_events",
-    "ElicitationAction": "_events",
-    "ElicitationInput": "_events",
-    "ElicitationOutput": "_events",
-    "ElicitationResultInput": "_events",
-    "ElicitationResultOutput": "_events",
-    "OnAgentSwitchInput": "_events",
-    "OnAgentSwitchOutput": "_events",
-    "OnToolApprovalDecisionInput": "_events",
-    "OnToolApprovalDecisionOutput": "_events",
-    "SubagentStartInput": "_events",
-    "SubagentStartOutput": "_events",
-    "SubagentStopInput": "_events",
-    "SubagentStopOutput": "_events",
-    "TaskCompletedInput": "_events",
-    "TaskCompletedOutput": "_events",
-    "TaskCreatedInput": "_events",
-    "TaskCreatedOutput": "_events",
-    "TeammateIdleInput": "_events",
-    "TeammateIdleOutput": "_events",
-    "WorktreeCreateInput": "_events",
-    "WorktreeCreateOutput": "_events",
-    "WorktreeRemoveInput": "_events",
-    "WorktreeRemoveOutput": "_events",
-    "HttpHook": "_http",
-    "KindContext": "_kinds",
-    "KindFactory": "_kinds",
-    "HandlerKinds": "_kinds",
-    "default_kinds": "_kinds",
-    "build_handler": "_kinds",
-    "disabled_node": "_kinds",
-    "model_kinds": "_kinds",
-    "command_kind": "_kinds",
-    "PermissionAnswer": "_outcomes",
-    "PermissionPrompt": "_outcomes",
-    "PromptOutcome": "_outcomes",
-    "StopOutcome": "_outcomes",
-    "ToolCallOutcome": "_outcomes",
-    "TurnOutcome": "_outcomes",
-    "ModelHook": "_llm",
-    "ModelClient": "_llm",
-    "AgentRunner": "_llm",
-    "McpToolHook": "_mcp",
-    "McpCaller": "_mcp",
-    "HookInput": "_model",
-    "HookOutput": "_model",
-    "HookEvent": "_names",
-    "parse_event": "_names",
-    "Handler": "_nodes",
-    "HandlerInfo": "_nodes",
-    "HandlerNode": "_nodes",
-    "HandlerResult": "_nodes",
-    "HookCall": "_nodes",
-    "OnError": "_nodes",
-    "Outcome": "_nodes",
-    "PhasedCall": "_nodes",
-    "Observer": "_observe",
-    "LoggingObserver": "_observe",
-    "DispatchInfo": "_observe",
-    "PythonRefHook": "_pyref",
-    "CompiledRegistry": "_registry",
-    "Execution": "_registry",
-    "HookMatcher": "_registry",
-    "HookRegistry": "_registry",
-    "MatcherGroup": "_registry",
-    "Source": "_registry",
-    "SourcedGroups": "_registry",
-    "HookServer": "_serve",
-    "Decision": "_session",
-    "Session": "_session",
-    "TrustStore": "_trust",
-    "TrustPolicy": "_trust",
-    "TrustStoreError": "_trust",
-    "default_trust_path": "_trust",
-    "DecodedInput": "_wire",
-    "DecodedOutput": "_wire",
-    "decode_input": "_wire",
-    "decode_output": "_wire",
-    "encode_input": "_wire",
-    "encode_output": "_wire",
-    "payload_bytes": "_wire",
-}
-
-
-__getattr__, __dir__ = lazy_module(__name__, globals(), _MODULE_OF, __all__)
+if TYPE_CHECKING or not install_lazy_exports(__name__):
+    from ._base._diagnostics import Diagnostic as Diagnostic
+    from ._base._diagnostics import DiagnosticCode as DiagnosticCode
+    from ._base._diagnostics import Severity as Severity
+    from ._base._errors import AgentHooksError as AgentHooksError
+    from ._base._errors import InvalidPayloadError as InvalidPayloadError
+    from ._base._errors import RegistrationError as RegistrationError
+    from ._base._errors import UnknownEventError as UnknownEventError
+    from ._bridges._payload import BridgeResult as BridgeResult
+    from ._bridges._payload import dispatch_payload as dispatch_payload
+    from ._bridges._server import HookServer as HookServer
+    from ._config._claude import load_claude as load_claude
+    from ._config._claude import load_claude_settings as load_claude_settings
+    from ._config._codex import load_codex as load_codex
+    from ._config._codex import load_codex_dir as load_codex_dir
+    from ._config._codex import load_codex_toml as load_codex_toml
+    from ._config._common import PRECEDENCE as PRECEDENCE
+    from ._config._deepagents import load_deepagents as load_deepagents
+    from ._config._deepagents import load_deepagents_dir as load_deepagents_dir
+    from ._config._discover import ECOSYSTEMS as ECOSYSTEMS
+    from ._config._discover import discover as discover
+    from ._config._discover import project_hook_files as project_hook_files
+    from ._config._docker import docker_cli_hooks as docker_cli_hooks
+    from ._config._docker import load_docker as load_docker
+    from ._config._docker import load_docker_agent as load_docker_agent
+    from ._config._docker import load_docker_dropin as load_docker_dropin
+    from ._config._docker import load_docker_dropins as load_docker_dropins
+    from ._config._docker import load_docker_settings as load_docker_settings
+    from ._config._hel import load_hel as load_hel
+    from ._config._load import FORMATS as FORMATS
+    from ._config._load import detect_format as detect_format
+    from ._config._load import load as load
+    from ._config._plugin import Plugin as Plugin
+    from ._config._plugin import load_claude_plugin as load_claude_plugin
+    from ._config._snapshot import ConfigChanges as ConfigChanges
+    from ._config._snapshot import FileChange as FileChange
+    from ._config._snapshot import HandlerRef as HandlerRef
+    from ._config._snapshot import LoadedConfig as LoadedConfig
+    from ._config._snapshot import LoadedFile as LoadedFile
+    from ._config._snapshot import diff as diff
+    from ._config._snapshot import reload as reload
+    from ._config._trust import TrustPolicy as TrustPolicy
+    from ._config._trust import TrustStore as TrustStore
+    from ._config._trust import TrustStoreError as TrustStoreError
+    from ._config._trust import default_trust_path as default_trust_path
+    from ._dispatch._compiled import CompiledRegistry as CompiledRegistry
+    from ._dispatch._compiled import Execution as Execution
+    from ._dispatch._decision import Decision as Decision
+    from ._dispatch._observe import DispatchInfo as DispatchInfo
+    from ._dispatch._observe import LoggingObserver as LoggingObserver
+    from ._dispatch._observe import Observer as Observer
+    from ._dispatch._outcomes import PermissionAnswer as PermissionAnswer
+    from ._dispatch._outcomes import PermissionPrompt as PermissionPrompt
+    from ._dispatch._outcomes import PromptOutcome as PromptOutcome
+    from ._dispatch._outcomes import StopOutcome as StopOutcome
+    from ._dispatch._outcomes import ToolCallOutcome as ToolCallOutcome
+    from ._dispatch._outcomes import TurnOutcome as TurnOutcome
+    from ._dispatch._registry import HookMatcher as HookMatcher
+    from ._dispatch._registry import HookRegistry as HookRegistry
+    from ._dispatch._registry import MatcherGroup as MatcherGroup
+    from ._dispatch._registry import Source as Source
+    from ._dispatch._registry import SourcedGroups as SourcedGroups
+    from ._dispatch._session import Session as Session
+    from ._events._agents import ElicitationAction as ElicitationAction
+    from ._events._agents._elicitation import ElicitationInput as ElicitationInput
+    from ._events._agents._elicitation import ElicitationOutput as ElicitationOutput
+    from ._events._agents._elicitation_result import (
+        ElicitationResultInput as ElicitationResultInput,
+    )
+    from ._events._agents._elicitation_result import (
+        ElicitationResultOutput as ElicitationResultOutput,
+    )
+    from ._events._agents._on_agent_switch import OnAgentSwitchInput as OnAgentSwitchInput
+    from ._events._agents._on_agent_switch import OnAgentSwitchOutput as OnAgentSwitchOutput
+    from ._events._agents._on_tool_approval_decision import (
+        OnToolApprovalDecisionInput as OnToolApprovalDecisionInput,
+    )
+    from ._events._agents._on_tool_approval_decision import (
+        OnToolApprovalDecisionOutput as OnToolApprovalDecisionOutput,
+    )
+    from ._events._agents._subagent_start import SubagentStartInput as SubagentStartInput
+    from ._events._agents._subagent_start import SubagentStartOutput as SubagentStartOutput
+    from ._events._agents._subagent_stop import SubagentStopInput as SubagentStopInput
+    from ._events._agents._subagent_stop import SubagentStopOutput as SubagentStopOutput
+    from ._events._agents._task_completed import TaskCompletedInput as TaskCompletedInput
+    from ._events._agents._task_completed import TaskCompletedOutput as TaskCompletedOutput
+    from ._events._agents._task_created import TaskCreatedInput as TaskCreatedInput
+    from ._events._agents._task_created import TaskCreatedOutput as TaskCreatedOutput
+    from ._events._agents._teammate_idle import TeammateIdleInput as TeammateIdleInput
+    from ._events._agents._teammate_idle import TeammateIdleOutput as TeammateIdleOutput
+    from ._events._agents._worktree_create import WorktreeCreateInput as WorktreeCreateInput
+    from ._events._agents._worktree_create import WorktreeCreateOutput as WorktreeCreateOutput
+    from ._events._agents._worktree_remove import WorktreeRemoveInput as WorktreeRemoveInput
+    from ._events._agents._worktree_remove import WorktreeRemoveOutput as WorktreeRemoveOutput
+    from ._events._capabilities import CAPABILITIES as CAPABILITIES
+    from ._events._capabilities import ContextLifetime as ContextLifetime
+    from ._events._capabilities import EventSpec as EventSpec
+    from ._events._capabilities import Exit2 as Exit2
+    from ._events._capabilities import Rewrite as Rewrite
+    from ._events._capabilities import capability as capability
+    from ._events._catalog import INPUT_TYPES as INPUT_TYPES
+    from ._events._catalog import OUTPUT_TYPES as OUTPUT_TYPES
+    from ._events._compaction._after_compaction import AfterCompactionInput as AfterCompactionInput
+    from ._events._compaction._after_compaction import (
+        AfterCompactionOutput as AfterCompactionOutput,
+    )
+    from ._events._compaction._before_compaction import (
+        BeforeCompactionInput as BeforeCompactionInput,
+    )
+    from ._events._compaction._before_compaction import (
+        BeforeCompactionOutput as BeforeCompactionOutput,
+    )
+    from ._events._compaction._post_compact import PostCompactInput as PostCompactInput
+    from ._events._compaction._post_compact import PostCompactOutput as PostCompactOutput
+    from ._events._compaction._pre_compact import PreCompactInput as PreCompactInput
+    from ._events._compaction._pre_compact import PreCompactOutput as PreCompactOutput
+    from ._events._model import HookInput as HookInput
+    from ._events._model import HookOutput as HookOutput
+    from ._events._names import HookEvent as HookEvent
+    from ._events._names import parse_event as parse_event
+    from ._events._prompt._after_llm_call import AfterLLMCallInput as AfterLLMCallInput
+    from ._events._prompt._after_llm_call import AfterLLMCallOutput as AfterLLMCallOutput
+    from ._events._prompt._after_llm_call import LLMUsage as LLMUsage
+    from ._events._prompt._background import BackgroundTask as BackgroundTask
+    from ._events._prompt._background import SessionCron as SessionCron
+    from ._events._prompt._before_llm_call import BeforeLLMCallInput as BeforeLLMCallInput
+    from ._events._prompt._before_llm_call import BeforeLLMCallOutput as BeforeLLMCallOutput
+    from ._events._prompt._interrupt import InterruptInput as InterruptInput
+    from ._events._prompt._interrupt import InterruptOutput as InterruptOutput
+    from ._events._prompt._message_display import MessageDisplayInput as MessageDisplayInput
+    from ._events._prompt._message_display import MessageDisplayOutput as MessageDisplayOutput
+    from ._events._prompt._on_user_input import OnUserInputInput as OnUserInputInput
+    from ._events._prompt._on_user_input import OnUserInputOutput as OnUserInputOutput
+    from ._events._prompt._stop import StopInput as StopInput
+    from ._events._prompt._stop import StopOutput as StopOutput
+    from ._events._prompt._stop_failure import StopFailureInput as StopFailureInput
+    from ._events._prompt._stop_failure import StopFailureOutput as StopFailureOutput
+    from ._events._prompt._turn_end import TurnEndInput as TurnEndInput
+    from ._events._prompt._turn_end import TurnEndOutput as TurnEndOutput
+    from ._events._prompt._turn_start import TurnStartInput as TurnStartInput
+    from ._events._prompt._turn_start import TurnStartOutput as TurnStartOutput
+    from ._events._prompt._user_followup_submit import (
+        UserFollowupSubmitInput as UserFollowupSubmitInput,
+    )
+    from ._events._prompt._user_followup_submit import (
+        UserFollowupSubmitOutput as UserFollowupSubmitOutput,
+    )
+    from ._events._prompt._user_prompt_expansion import (
+        UserPromptExpansionInput as UserPromptExpansionInput,
+    )
+    from ._events._prompt._user_prompt_expansion import (
+        UserPromptExpansionOutput as UserPromptExpansionOutput,
+    )
+    from ._events._prompt._user_prompt_submit import UserPromptSubmitInput as UserPromptSubmitInput
+    from ._events._prompt._user_prompt_submit import (
+        UserPromptSubmitOutput as UserPromptSubmitOutput,
+    )
+    from ._events._prompt._user_steering_messages_submit import (
+        UserSteeringMessagesSubmitInput as UserSteeringMessagesSubmitInput,
+    )
+    from ._events._prompt._user_steering_messages_submit import (
+        UserSteeringMessagesSubmitOutput as UserSteeringMessagesSubmitOutput,
+    )
+    from ._events._session._config_change import ConfigChangeInput as ConfigChangeInput
+    from ._events._session._config_change import ConfigChangeOutput as ConfigChangeOutput
+    from ._events._session._cwd_changed import CwdChangedInput as CwdChangedInput
+    from ._events._session._cwd_changed import CwdChangedOutput as CwdChangedOutput
+    from ._events._session._directory_added import DirectoryAddedInput as DirectoryAddedInput
+    from ._events._session._directory_added import DirectoryAddedOutput as DirectoryAddedOutput
+    from ._events._session._file_changed import FileChangedInput as FileChangedInput
+    from ._events._session._file_changed import FileChangedOutput as FileChangedOutput
+    from ._events._session._instructions_loaded import (
+        InstructionsLoadedInput as InstructionsLoadedInput,
+    )
+    from ._events._session._instructions_loaded import (
+        InstructionsLoadedOutput as InstructionsLoadedOutput,
+    )
+    from ._events._session._notification import NotificationInput as NotificationInput
+    from ._events._session._notification import NotificationOutput as NotificationOutput
+    from ._events._session._on_error import OnErrorInput as OnErrorInput
+    from ._events._session._on_error import OnErrorOutput as OnErrorOutput
+    from ._events._session._on_max_iterations import OnMaxIterationsInput as OnMaxIterationsInput
+    from ._events._session._on_max_iterations import OnMaxIterationsOutput as OnMaxIterationsOutput
+    from ._events._session._on_session_resume import OnSessionResumeInput as OnSessionResumeInput
+    from ._events._session._on_session_resume import OnSessionResumeOutput as OnSessionResumeOutput
+    from ._events._session._session_end import SessionEndInput as SessionEndInput
+    from ._events._session._session_end import SessionEndOutput as SessionEndOutput
+    from ._events._session._session_start import SessionStartInput as SessionStartInput
+    from ._events._session._session_start import SessionStartOutput as SessionStartOutput
+    from ._events._session._setup import SetupInput as SetupInput
+    from ._events._session._setup import SetupOutput as SetupOutput
+    from ._events._tool import PermissionDecision as PermissionDecision
+    from ._events._tool._permission_denied import PermissionDeniedInput as PermissionDeniedInput
+    from ._events._tool._permission_denied import PermissionDeniedOutput as PermissionDeniedOutput
+    from ._events._tool._permission_request import (
+        PermissionRequestDecision as PermissionRequestDecision,
+    )
+    from ._events._tool._permission_request import PermissionRequestInput as PermissionRequestInput
+    from ._events._tool._permission_request import (
+        PermissionRequestOutput as PermissionRequestOutput,
+    )
+    from ._events._tool._post_tool_batch import BatchToolCall as BatchToolCall
+    from ._events._tool._post_tool_batch import PostToolBatchInput as PostToolBatchInput
+    from ._events._tool._post_tool_batch import PostToolBatchOutput as PostToolBatchOutput
+    from ._events._tool._post_tool_use import PostToolUseInput as PostToolUseInput
+    from ._events._tool._post_tool_use import PostToolUseOutput as PostToolUseOutput
+    from ._events._tool._post_tool_use_failure import (
+        PostToolUseFailureInput as PostToolUseFailureInput,
+    )
+    from ._events._tool._post_tool_use_failure import (
+        PostToolUseFailureOutput as PostToolUseFailureOutput,
+    )
+    from ._events._tool._pre_tool_use import PreToolUseInput as PreToolUseInput
+    from ._events._tool._pre_tool_use import PreToolUseOutput as PreToolUseOutput
+    from ._events._tool._tool_guard import ToolGuardInput as ToolGuardInput
+    from ._events._tool._tool_guard import ToolGuardOutput as ToolGuardOutput
+    from ._events._tool._tool_input_transform import (
+        ToolInputTransformInput as ToolInputTransformInput,
+    )
+    from ._events._tool._tool_input_transform import (
+        ToolInputTransformOutput as ToolInputTransformOutput,
+    )
+    from ._events._tool._tool_response_transform import (
+        ToolResponseTransformInput as ToolResponseTransformInput,
+    )
+    from ._events._tool._tool_response_transform import (
+        ToolResponseTransformOutput as ToolResponseTransformOutput,
+    )
+    from ._handlers._builtins import BUILTINS as BUILTINS
+    from ._handlers._builtins import BuiltinArgumentError as BuiltinArgumentError
+    from ._handlers._builtins import BuiltinHook as BuiltinHook
+    from ._handlers._builtins import LargeResultLimiter as LargeResultLimiter
+    from ._handlers._builtins import add_date as add_date
+    from ._handlers._builtins import add_directory_listing as add_directory_listing
+    from ._handlers._builtins import add_environment_info as add_environment_info
+    from ._handlers._builtins import add_git_diff as add_git_diff
+    from ._handlers._builtins import add_git_status as add_git_status
+    from ._handlers._builtins import add_prompt_files as add_prompt_files
+    from ._handlers._builtins import add_recent_commits as add_recent_commits
+    from ._handlers._builtins import add_user_info as add_user_info
+    from ._handlers._builtins import builtin as builtin
+    from ._handlers._builtins import limit_large_tool_results as limit_large_tool_results
+    from ._handlers._builtins import max_iterations as max_iterations
+    from ._handlers._builtins import redact_secrets as redact_secrets
+    from ._handlers._builtins import redact_text as redact_text
+    from ._handlers._callbacks import CallbackHook as CallbackHook
+    from ._handlers._command import CommandHook as CommandHook
+    from ._handlers._http import HttpHook as HttpHook
+    from ._handlers._kinds import HandlerKinds as HandlerKinds
+    from ._handlers._kinds import KindContext as KindContext
+    from ._handlers._kinds import KindFactory as KindFactory
+    from ._handlers._kinds import build_handler as build_handler
+    from ._handlers._kinds import command_kind as command_kind
+    from ._handlers._kinds import default_kinds as default_kinds
+    from ._handlers._kinds import disabled_node as disabled_node
+    from ._handlers._kinds import model_kinds as model_kinds
+    from ._handlers._llm import AgentRunner as AgentRunner
+    from ._handlers._llm import ModelClient as ModelClient
+    from ._handlers._llm import ModelHook as ModelHook
+    from ._handlers._mcp import McpCaller as McpCaller
+    from ._handlers._mcp import McpToolHook as McpToolHook
+    from ._handlers._nodes import Handler as Handler
+    from ._handlers._nodes import HandlerInfo as HandlerInfo
+    from ._handlers._nodes import HandlerNode as HandlerNode
+    from ._handlers._nodes import HandlerResult as HandlerResult
+    from ._handlers._nodes import HookCall as HookCall
+    from ._handlers._nodes import OnError as OnError
+    from ._handlers._nodes import Outcome as Outcome
+    from ._handlers._pyref import PythonRefHook as PythonRefHook
+    from ._wire._codec import DecodedInput as DecodedInput
+    from ._wire._codec import DecodedOutput as DecodedOutput
+    from ._wire._codec import decode_input as decode_input
+    from ._wire._codec import decode_output as decode_output
+    from ._wire._codec import encode_input as encode_input
+    from ._wire._codec import encode_output as encode_output
+    from ._wire._codec import payload_bytes as payload_bytes
+    from ._wire._dialects import CLAUDE as CLAUDE
+    from ._wire._dialects import CODEX as CODEX
+    from ._wire._dialects import DEEPAGENTS as DEEPAGENTS
+    from ._wire._dialects import DOCKER as DOCKER
+    from ._wire._dialects import HEL as HEL
+    from ._wire._dialects import Dialect as Dialect
+    from ._wire._dialects import get_dialect as get_dialect

@@ -15,11 +15,11 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, cast
 
-from ._bridge import dispatch_payload
-from ._errors import RegistrationError
-from ._names import HookEvent, parse_event
-from ._registry import HookRegistry
-from ._session import Session
+from ._base._errors import RegistrationError
+from ._bridges._payload import dispatch_payload
+from ._dispatch._registry import HookRegistry
+from ._dispatch._session import Session
+from ._events._names import HookEvent, parse_event
 
 __all__ = ["SDK_EVENTS", "claude_agent_sdk_hooks", "sdk_callback"]
 
@@ -43,7 +43,7 @@ SdkCallback = Callable[[dict[str, Any], "str | None", Any], Awaitable[dict[str, 
 def sdk_callback(target: HookRegistry | Session, *, project_dir: str | None = None) -> SdkCallback:
     """One SDK hook callback that dispatches ``target`` (a registry: a one-off session
     per call; a session: dispatched through it, so its state carries across calls)."""
-    registry = target if isinstance(target, HookRegistry) else target.compiled.registry
+    registry = target if isinstance(target, HookRegistry) else None
     session = target if isinstance(target, Session) else None
 
     async def callback(

@@ -1,4 +1,4 @@
-"""Tests of the built-in hooks (agent_hooks._builtins), on asyncio and trio.
+"""Tests of the built-in hooks (agent_hooks._handlers._builtins), on asyncio and trio.
 
 Git repositories are made in temporary directories with GIT_CEILING_DIRECTORIES
 set, so "not a repository" really means it; "git missing" replaces PATH.
@@ -20,7 +20,7 @@ from typing import Any
 import anyio
 import pytest
 
-import agent_hooks._builtins as builtins_mod
+import agent_hooks._handlers._builtins as builtins_mod
 from agent_hooks import (
     BUILTINS,
     BeforeLLMCallInput,

@@ -17,7 +17,7 @@ from agent_hooks import (
     UnknownEventError,
     capability,
 )
-from agent_hooks._capabilities import DOCKER_DEFAULT_TIMEOUT, UNIVERSAL_OUTPUT_FIELDS
+from agent_hooks._events._capabilities import DOCKER_DEFAULT_TIMEOUT, UNIVERSAL_OUTPUT_FIELDS
 
 E = HookEvent
 EVENTS = list(HookEvent)

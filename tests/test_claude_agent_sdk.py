@@ -26,7 +26,7 @@ from agent_hooks import (  # noqa: E402
     RegistrationError,
     StopOutput,
 )
-from agent_hooks._config import load  # noqa: E402
+from agent_hooks._config._load import load  # noqa: E402
 from agent_hooks.claude_agent_sdk import (  # noqa: E402
     SDK_EVENTS,
     claude_agent_sdk_hooks,

@@ -543,13 +543,13 @@ def test_internal_error_is_exit_1_and_2_when_fail_closed(ws: Workspace) -> None:
     broken = textwrap.dedent(
         """\
         import sys
-        from agent_hooks import _registry
+        import agent_hooks
 
         def boom(self, **kwargs):
             raise RuntimeError("registry exploded")
 
-        _registry.HookRegistry.session = boom
-        from agent_hooks._cli import main
+        agent_hooks.HookRegistry.session = boom
+        from agent_hooks._bridges._cli import main
         sys.argv[0] = "agent-hooks"
         sys.exit(main())
         """
@@ -738,3 +738,65 @@ def test_an_elicitation_block_declines(ws: Workspace) -> None:
     cfg = ws.config({"Elicitation": [{"hooks": [cmd("echo no >&2; exit 2")]}]})
     got = answer(ws.run("--config", cfg, payload=ws.payload("Elicitation", mcp_server_name="db")))
     assert got == {"hookSpecificOutput": {"hookEventName": "Elicitation", "action": "decline"}}
+
+
+# ------------------------------------------------------------- command line
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        ["--config", "{config}"],
+        ["--config={config}"],
+        ["--conf", "{config}"],  # argparse takes an unambiguous abbreviation
+        ["--config", "{config}", "--config", "{config}", "--report", "--report"],
+        ["--format", "nonsense", "--format=claude-hooks", "--config", "{config}"],
+    ],
+)
+def test_every_option_form_argparse_reads(ws: Workspace, options: list[str]) -> None:
+    ws.write("guard_hooks.py", PY_HOOKS)
+    config = ws.config(
+        {"PreToolUse": [{"hooks": [{"type": "python", "callable": "guard_hooks:typed_context"}]}]}
+    )
+    proc = ws.run(*(option.format(config=config) for option in options))
+    got = answer(proc)
+    decision = got["decision"] if "--report" in options else got
+    context = decision["hookSpecificOutput"]["additionalContext"]
+    assert set(context.split("\n")) == {"typed:ls"}
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--config", "{config}", "--bogus"], "unrecognized arguments: --bogus"),
+        (["--config", "{config}", "stray"], "unrecognized arguments: stray"),
+        (["--config", "{config}", "--report=yes"], "argument --report"),
+        (["--config"], "argument --config: expected one argument"),
+    ],
+)
+def test_usage_errors_exit_2_and_run_nothing(ws: Workspace, args: list[str], message: str) -> None:
+    config = ws.config({"PreToolUse": [{"hooks": [cmd("echo ran > ran.txt")]}]})
+    proc = ws.run(*(arg.format(config=config) for arg in args))
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    assert proc.stderr.startswith("usage: agent-hooks")
+    assert message in proc.stderr
+    assert not (ws.tmp / "ran.txt").exists()
+
+
+def test_help_lists_every_option_and_exits_0(ws: Workspace) -> None:
+    proc = ws.run("--help", stdin=b"")
+    assert proc.returncode == 0 and proc.stderr == ""
+    assert proc.stdout.startswith("usage: agent-hooks run [-h] [--config PATH]")
+    for option in (
+        "--config PATH",
+        "--format FORMAT",
+        "--project-dir DIR",
+        "--discover",
+        "--home DIR",
+        "--trust-project-hooks",
+        "--trust-store PATH",
+        "--report",
+        "--fail-closed",
+    ):
+        assert option in proc.stdout

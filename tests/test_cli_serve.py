@@ -31,8 +31,8 @@ from agent_hooks import (
     PreToolUseInput,
     PreToolUseOutput,
 )
-from agent_hooks._bridge import dispatch_payload
-from agent_hooks._serve import HookServer
+from agent_hooks._bridges._payload import dispatch_payload
+from agent_hooks._bridges._server import HookServer
 
 h11 = pytest.importorskip("h11")
 
@@ -656,7 +656,7 @@ def test_serve_token_file(tmp_path: Path) -> None:
 async def test_an_internal_error_is_a_500_and_the_server_lives_on(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import agent_hooks._serve as serve_module
+    import agent_hooks._bridges._server as serve_module
 
     logged: list[str] = []
 
@@ -677,7 +677,7 @@ async def test_an_internal_error_is_a_500_and_the_server_lives_on(
 
 @pytest.mark.anyio
 async def test_configuration_diagnostics_are_logged_once(tmp_path: Path) -> None:
-    from agent_hooks._config import load
+    from agent_hooks._config._load import load
 
     config = tmp_path / "hooks.json"
     config.write_text(

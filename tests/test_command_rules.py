@@ -50,7 +50,7 @@ from agent_hooks import (
     UserPromptSubmitInput,
     WorktreeCreateInput,
 )
-from agent_hooks._command import timeout_diagnostic
+from agent_hooks._handlers._command import timeout_diagnostic
 
 pytestmark = pytest.mark.anyio
 
@@ -1183,7 +1183,7 @@ def test_timeout_diagnostic() -> None:
 
 
 def test_config_loader_reports_millisecond_timeouts() -> None:
-    from agent_hooks._kinds import KindContext, build_handler
+    from agent_hooks._handlers._kinds import KindContext, build_handler
 
     ctx = KindContext(location="hooks.PreToolUse[0].hooks[0]")
     node = build_handler({"type": "command", "command": "true", "timeout": 5000}, ctx)

@@ -22,15 +22,12 @@ from agent_hooks import (
     Severity,
     UserPromptSubmitInput,
 )
-from agent_hooks._config import (
-    LoadedConfig,
-    Plugin,
-    discover,
-    load,
-    load_claude,
-    load_claude_settings,
-)
-from agent_hooks._trust import TrustPolicy, TrustStore
+from agent_hooks._config._claude import load_claude, load_claude_settings
+from agent_hooks._config._discover import discover
+from agent_hooks._config._load import load
+from agent_hooks._config._plugin import Plugin
+from agent_hooks._config._snapshot import LoadedConfig
+from agent_hooks._config._trust import TrustPolicy, TrustStore
 
 pytestmark = pytest.mark.anyio
 PY = sys.executable

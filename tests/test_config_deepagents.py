@@ -20,8 +20,10 @@ from agent_hooks import (
     StopInput,
     UserPromptSubmitInput,
 )
-from agent_hooks._config import LEGACY_EVENTS, discover, load, load_deepagents
-from agent_hooks._trust import TrustPolicy, TrustStore
+from agent_hooks._config._deepagents import LEGACY_EVENTS, load_deepagents
+from agent_hooks._config._discover import discover
+from agent_hooks._config._load import load
+from agent_hooks._config._trust import TrustPolicy, TrustStore
 
 pytestmark = pytest.mark.anyio
 PY = sys.executable

@@ -18,15 +18,15 @@ from agent_hooks import (
     Severity,
     TurnStartInput,
 )
-from agent_hooks._config import (
-    discover,
+from agent_hooks._config._discover import discover
+from agent_hooks._config._docker import (
     docker_cli_hooks,
-    load,
     load_docker,
     load_docker_agent,
     load_docker_dropins,
 )
-from agent_hooks._trust import TrustPolicy
+from agent_hooks._config._load import load
+from agent_hooks._config._trust import TrustPolicy
 
 pytestmark = pytest.mark.anyio
 
@@ -259,7 +259,7 @@ agents:
 
 def test_a_custom_kind_table_makes_builtins_runnable(tmp_path: Path) -> None:
     from agent_hooks import HandlerNode, HandlerResult, HookCall
-    from agent_hooks._kinds import KindContext, default_kinds
+    from agent_hooks._handlers._kinds import KindContext, default_kinds
 
     seen = []
 

@@ -11,8 +11,10 @@ from pathlib import Path
 import pytest
 
 from agent_hooks import HEL, DiagnosticCode, HookEvent, PostToolUseInput, PreToolUseInput
-from agent_hooks._config import discover, load, load_hel
-from agent_hooks._trust import TrustStore
+from agent_hooks._config._discover import discover
+from agent_hooks._config._hel import load_hel
+from agent_hooks._config._load import load
+from agent_hooks._config._trust import TrustStore
 
 pytestmark = pytest.mark.anyio
 PY = sys.executable

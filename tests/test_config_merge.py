@@ -17,16 +17,11 @@ from agent_hooks import (
     UserPromptSubmitInput,
     UserPromptSubmitOutput,
 )
-from agent_hooks._config import (
-    PRECEDENCE,
-    LoadedConfig,
-    detect_format,
-    diff,
-    discover,
-    load,
-    reload,
-)
-from agent_hooks._trust import TrustPolicy
+from agent_hooks._config._common import PRECEDENCE
+from agent_hooks._config._discover import discover
+from agent_hooks._config._load import detect_format, load
+from agent_hooks._config._snapshot import LoadedConfig, diff, reload
+from agent_hooks._config._trust import TrustPolicy
 
 pytestmark = pytest.mark.anyio
 
@@ -156,7 +151,7 @@ def test_reload_reports_new_files_removed_files_and_trust_changes(
 
 
 def policy_sha(path: Path) -> str:
-    from agent_hooks._trust import TrustStore
+    from agent_hooks._config._trust import TrustStore
 
     return TrustStore.digest(path.read_bytes())
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from agent_hooks import CAPABILITIES, HookEvent
-from agent_hooks._docs import BEGIN, END, events_markdown, replace_section
+from agent_hooks._events._docs import BEGIN, END, events_markdown, replace_section
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 
@@ -13,7 +13,7 @@ README = Path(__file__).resolve().parent.parent / "README.md"
 def test_readme_events_section_is_current() -> None:
     text = README.read_text(encoding="utf-8")
     assert BEGIN in text and END in text
-    assert replace_section(text) == text, "run: python -m agent_hooks._docs --write README.md"
+    assert replace_section(text) == text, "run: python -m agent_hooks._events._docs --write README.md"
 
 
 def test_every_event_has_a_row() -> None:

@@ -21,8 +21,8 @@ from agent_hooks import (
     capability,
     parse_event,
 )
-from agent_hooks._model import field_info
-from agent_hooks._types import field_codecs
+from agent_hooks._events._model import field_info
+from agent_hooks._wire._fields import field_codecs
 
 EVENTS = list(HookEvent)
 

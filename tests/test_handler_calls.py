@@ -1,8 +1,9 @@
-"""Each handler is called with its own settings: timeout, project dir, process limiter.
+"""Each handler is called with its own settings: timeout, project dir, env, process limiter.
 
-The session keeps the parts of a handler's call that do not change between dispatches
-and lets handlers alike share one call; these tests make sure that never hands a
-handler another handler's settings or stale session settings.
+Every handler call gets a ``HookCall`` of its own, made when the handler is run: it
+carries the dispatched input, the handler's own timeout, and the session's settings as
+they are at that dispatch (a project dir or env changed since, the limiter of the loop
+the session runs in now), never another handler's or a stale one's.
 """
 
 from __future__ import annotations
@@ -45,8 +46,8 @@ class Probe:
 
 
 async def test_many_parallel_handlers_each_get_their_own_timeout() -> None:
-    # More handlers than the session keeps call templates for: the cache starts over
-    # while one dispatch is being built, and nobody may get a neighbour's call.
+    # Many handlers with timeouts that differ only a little: nobody may get a
+    # neighbour's call, in any of several dispatches.
     seen: dict[str, HookCall] = {}
     probes = [Probe(f"h{i}", seen, timeout=1.0 + i / 100) for i in range(300)]
     registry = HookRegistry({"PreToolUse": [HookMatcher(hooks=probes)]})
@@ -63,18 +64,23 @@ async def test_many_parallel_handlers_each_get_their_own_timeout() -> None:
             assert wrong == {}
 
 
-async def test_handlers_alike_share_one_call_and_see_the_dispatched_input() -> None:
+async def test_each_handler_gets_its_own_call_with_the_dispatched_input() -> None:
     seen: dict[str, HookCall] = {}
     registry = HookRegistry(
         {"PreToolUse": [HookMatcher(hooks=[Probe("a", seen), Probe("b", seen)])]}
     )
     async with registry.session(session_id="s") as session:
         first, second = bash(), PreToolUseInput(tool_name="Read", tool_input={}, tool_use_id="u")
-        await session.dispatch(first)
-        assert seen["a"] is seen["b"]
-        assert seen["a"].input.tool_name == "Bash"
-        await session.dispatch(second)
+        decision = await session.dispatch(first)
+        calls = dict(seen)
+        assert calls["a"] is not calls["b"]
+        assert calls["a"].input == decision.input == calls["b"].input
+        assert calls["a"].input.tool_name == "Bash" and calls["a"].input.session_id == "s"
+        decision = await session.dispatch(second)
+        assert seen["a"] is not calls["a"] and seen["b"] is not calls["b"]  # new calls
+        assert seen["a"].input == decision.input == seen["b"].input
         assert seen["a"].input.tool_name == "Read" and seen["b"].input.tool_name == "Read"
+        assert calls["a"].input.tool_name == "Bash"  # the first dispatch's call is as it was
 
 
 async def test_a_new_project_dir_reaches_the_next_dispatch() -> None:

@@ -17,9 +17,9 @@ import attrs
 import pytest
 
 from agent_hooks import HookMatcher, HookRegistry, PreToolUseInput
-from agent_hooks._config import load
-from agent_hooks._http import HttpHook, expand_header, http_post
-from agent_hooks._nodes import Outcome
+from agent_hooks._config._load import load
+from agent_hooks._handlers._http import HttpHook, expand_header, http_post
+from agent_hooks._handlers._nodes import Outcome
 
 h11 = pytest.importorskip("h11")
 
@@ -385,7 +385,7 @@ async def test_http_post_rejects_bad_urls(url: str) -> None:
 
 
 def test_http_hook_validates() -> None:
-    from agent_hooks._errors import RegistrationError
+    from agent_hooks._base._errors import RegistrationError
 
     with pytest.raises(RegistrationError):
         HttpHook(url="file:///etc/passwd")

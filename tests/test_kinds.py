@@ -29,8 +29,9 @@ from agent_hooks import (
     default_kinds,
     disabled_node,
 )
-from agent_hooks._config import LoadedConfig, load
-from agent_hooks._kinds import KindContext, KindFactory, model_kinds
+from agent_hooks._config._load import load
+from agent_hooks._config._snapshot import LoadedConfig
+from agent_hooks._handlers._kinds import KindContext, KindFactory, model_kinds
 
 pytestmark = pytest.mark.anyio
 

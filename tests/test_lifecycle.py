@@ -1,4 +1,4 @@
-"""Full scenarios through the session's lifecycle helpers (agent_hooks._lifecycle).
+"""Full scenarios through the session's lifecycle helpers (agent_hooks._dispatch._lifecycle).
 
 Python callbacks and shell hooks (small inline ``sh`` scripts reading the JSON
 payload on stdin) are mixed in the same matchers. Every test runs on asyncio and trio.

@@ -32,9 +32,9 @@ from agent_hooks import (
     UserPromptSubmitInput,
     default_kinds,
 )
-from agent_hooks._config import load
-from agent_hooks._kinds import model_kinds
-from agent_hooks._mcp import substitute_paths
+from agent_hooks._config._load import load
+from agent_hooks._handlers._kinds import model_kinds
+from agent_hooks._handlers._mcp import substitute_paths
 
 pytestmark = pytest.mark.anyio
 
@@ -325,7 +325,8 @@ async def test_mcp_tool_entries_from_a_claude_settings_file(tmp_path: Path) -> N
             PostToolUseInput(tool_name="Read", tool_input={"file_path": "/r"}, tool_response={})
         )
     assert d.blocked and d.reason == "hard-coded token in app.py"
-    assert [(c.server, c.tool, dict(c.arguments)) for c in caller.calls] == [
+    # (parallel handlers: the calls are made in whatever order the tasks start)
+    assert sorted((c.server, c.tool, dict(c.arguments)) for c in caller.calls) == [
         ("my_server", "security_scan", {"file_path": "/repo/src/app.py"}),
         ("offline", "lint", {}),
     ]

@@ -34,9 +34,9 @@ from agent_hooks import (
     UserPromptSubmitInput,
     default_kinds,
 )
-from agent_hooks._config import load
-from agent_hooks._kinds import model_kinds
-from agent_hooks._trust import TrustPolicy
+from agent_hooks._config._load import load
+from agent_hooks._config._trust import TrustPolicy
+from agent_hooks._handlers._kinds import model_kinds
 
 pytestmark = pytest.mark.anyio
 

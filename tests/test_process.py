@@ -1,4 +1,4 @@
-"""Tests of the low-level process runner (agent_hooks._process).
+"""Tests of the low-level process runner (agent_hooks._handlers._process).
 
 Every async test runs three times: on asyncio (with the asyncio-native runner
 it picks there), on asyncio with the portable anyio runner forced (the one used
@@ -23,8 +23,8 @@ import anyio
 import pytest
 from process_helpers import fd_count, is_gone, read_fifo_line, wait_gone
 
-from agent_hooks import _process
-from agent_hooks._process import (
+from agent_hooks._handlers import _process, _process_asyncio
+from agent_hooks._handlers._process import (
     DEFAULT_SECRET_PATTERNS,
     ProcessResult,
     ProcessSpec,
@@ -34,6 +34,7 @@ from agent_hooks._process import (
     scrub_env,
     shell_argv,
 )
+from agent_hooks._handlers._process_portable import run_portable
 
 pytestmark = pytest.mark.anyio
 
@@ -45,7 +46,7 @@ PAYLOAD_10MB = bytes(range(256)) * (10 * 1024 * 1024 // 256)
 @pytest.fixture(params=["asyncio", "asyncio-portable", "trio"])
 def anyio_backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     if request.param == "asyncio-portable":
-        monkeypatch.setattr(_process, "select_runner", lambda: _process._run_portable)
+        monkeypatch.setattr(_process, "select_runner", lambda: run_portable)
         return "asyncio"
     return str(request.param)
 
@@ -94,12 +95,10 @@ def assert_clean_exit(result: ProcessResult) -> None:
 
 
 async def test_each_variant_uses_the_runner_it_names(request: pytest.FixtureRequest) -> None:
-    from agent_hooks import _process_asyncio
-
     expected = {
         "asyncio": _process_asyncio.run_native,
-        "asyncio-portable": _process._run_portable,
-        "trio": _process._run_portable,
+        "asyncio-portable": run_portable,
+        "trio": run_portable,
     }[request.node.callspec.params["anyio_backend"]]
     assert _process.select_runner() is expected
 

@@ -1,8 +1,9 @@
-"""Tests of what only the asyncio-native runner (agent_hooks._process_asyncio) does.
+"""Tests of what only the asyncio-native runner (agent_hooks._handlers._process_asyncio) does.
 
 The contract of ``run_process`` itself is tested on every runner in
 test_process.py and, through command hooks, in test_command_*.py.  Here: that
-the native runner is the one used on asyncio (also through the public API),
+the native runner is the one used on asyncio (also through the public API) and
+the portable one where the loop or the moment cannot serve it,
 that cancellation reaches it both as an anyio cancel scope and as a plain
 ``Task.cancel()`` (repeated, too) and still kills and reaps before
 propagating, the exit polling used when no pidfd can be opened, a child reaped
@@ -33,10 +34,10 @@ from agent_hooks import (
     HookRegistry,
     Outcome,
     PreToolUseInput,
-    _process,
-    _process_asyncio,
 )
-from agent_hooks._process import ProcessResult, ProcessSpec, run_process
+from agent_hooks._handlers import _process, _process_asyncio
+from agent_hooks._handlers._process import ProcessResult, ProcessSpec, run_process
+from agent_hooks._handlers._process_portable import run_portable
 
 pytestmark = pytest.mark.anyio
 
@@ -91,11 +92,27 @@ STUBBORN = (
 # --------------------------------------------------------------------------- #
 
 
-async def test_native_runner_is_picked_once_per_loop_class() -> None:
-    assert _process.select_runner() is _process_asyncio.run_native
-    loop_type = type(asyncio.get_running_loop())
-    assert _process._asyncio_runners[loop_type] is _process_asyncio.run_native
+async def test_native_runner_is_picked_on_asyncio() -> None:
     assert _process_asyncio.supported(asyncio.get_running_loop())
+    assert _process.select_runner() is _process_asyncio.run_native
+
+
+async def test_no_descriptor_for_the_probe_sends_the_run_to_the_portable_runner(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Nothing is cached: a probe failing for a moment (no descriptor left) only
+    # decides the runner of the calls made meanwhile.
+    real_pidfd_open = os.pidfd_open
+
+    def no_pidfd(_pid: int, _flags: int = 0) -> int:
+        raise OSError(errno.EMFILE, "Too many open files")
+
+    monkeypatch.setattr(os, "pidfd_open", no_pidfd)
+    assert _process.select_runner() is run_portable
+    result = await run_process(spec("cat", stdin=b"payload"))
+    assert (result.returncode, result.stdout) == (0, b"payload")
+    monkeypatch.setattr(os, "pidfd_open", real_pidfd_open)
+    assert _process.select_runner() is _process_asyncio.run_native
 
 
 async def test_public_api_runs_hooks_without_asyncio_subprocesses(
@@ -130,21 +147,19 @@ class _NoReaderLoop(asyncio.SelectorEventLoop):
         raise NotImplementedError
 
 
-def test_loop_without_add_reader_gets_the_portable_runner(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setattr(_process, "_asyncio_runners", {})
-
-    async def main() -> tuple[object, ProcessResult]:
-        return _process.select_runner(), await run_process(spec("cat", stdin=b"payload"))
+def test_loop_without_add_reader_gets_the_portable_runner() -> None:
+    async def main() -> tuple[bool, object, ProcessResult]:
+        supported = _process_asyncio.supported(asyncio.get_running_loop())
+        runner = _process.select_runner()
+        return supported, runner, await run_process(spec("cat", stdin=b"payload"))
 
     loop = _NoReaderLoop()
     try:
-        runner, result = loop.run_until_complete(main())
+        supported, runner, result = loop.run_until_complete(main())
     finally:
         loop.close()
-    assert runner is _process._run_portable
-    assert _process._asyncio_runners == {_NoReaderLoop: _process._run_portable}
+    assert not supported
+    assert runner is run_portable
     assert (result.returncode, result.stdout) == (0, b"payload")
 
 
@@ -263,19 +278,20 @@ async def test_asyncio_wait_for_timeout() -> None:
 
 
 async def test_exit_is_polled_when_no_pidfd_can_be_opened(monkeypatch: pytest.MonkeyPatch) -> None:
-    assert _process.select_runner() is _process_asyncio.run_native  # probed before the patch
-
+    # The probe of select_runner() found a pidfd, the run does not get one (the
+    # descriptors ran out meanwhile): the native runner polls the exit instead.
     def no_pidfd(_pid: int, _flags: int = 0) -> int:
         raise OSError(errno.EMFILE, "Too many open files")
 
     monkeypatch.setattr(os, "pidfd_open", no_pidfd)
+    run_native = _process_asyncio.run_native
     before = fd_count()
     payload = bytes(range(256)) * 4096  # 1 MiB: more than the pipe holds
-    result = await run_process(spec("cat", stdin=payload, stdout_cap=2_000_000))
+    result = await run_native(spec("cat", stdin=payload, stdout_cap=2_000_000), None)
     assert (result.returncode, result.stdout) == (0, payload)
-    result = await run_process(spec("sh", "-c", "exit 3"))
+    result = await run_native(spec("sh", "-c", "exit 3"), None)
     assert result.returncode == 3
-    result = await run_process(spec("sleep", "100", timeout=0.3))
+    result = await run_native(spec("sleep", "100", timeout=0.3), None)
     assert result.timed_out and result.signal == signal.SIGKILL
     assert result.duration < 0.3 + MARGIN
     assert our_children() == []

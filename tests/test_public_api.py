@@ -89,3 +89,77 @@ def test_public_class_or_function_has_a_docstring(name: str) -> None:
 def test_module_has_a_docstring_and_version() -> None:
     assert agent_hooks.__doc__ and agent_hooks.__doc__.strip()
     assert isinstance(agent_hooks.__version__, str)
+
+
+# ------------------------------------------------------------- one list of names
+
+
+def _listed() -> dict[str, str]:
+    """The public names as the package's ``TYPE_CHECKING`` block lists them."""
+    from agent_hooks._base._lazy import lazy_exports_of
+
+    with open(agent_hooks.__file__, encoding="utf-8") as f:
+        return lazy_exports_of(f.read())
+
+
+def test_all_is_the_list_in_the_type_checking_block() -> None:
+    listed = _listed()
+    assert len(listed) > 200  # (the block was found and read)
+    assert sorted(listed) == PUBLIC
+
+
+@pytest.mark.parametrize("name", sorted(_listed()))
+def test_each_listed_name_comes_from_its_module(name: str) -> None:
+    import importlib
+
+    module = importlib.import_module(f"agent_hooks.{_listed()[name]}")
+    assert getattr(agent_hooks, name) is getattr(module, name)
+
+
+def test_unknown_names_raise_attribute_error() -> None:
+    with pytest.raises(AttributeError, match="no attribute 'NoSuchThing'"):
+        agent_hooks.NoSuchThing  # noqa: B018
+
+
+def test_dir_lists_every_public_name() -> None:
+    assert set(PUBLIC) <= set(dir(agent_hooks))
+
+
+def test_without_its_source_the_package_imports_every_name_at_once(tmp_path: Any) -> None:
+    """A byte-code-only install cannot read the list: every name is imported eagerly."""
+    import subprocess
+    import sys
+
+    script = (
+        "import builtins\n"
+        "real_open = builtins.open\n"
+        "def no_init_source(path, *args, **kwargs):\n"
+        "    if str(path).endswith('agent_hooks/__init__.py'):\n"
+        "        raise OSError('no source')\n"
+        "    return real_open(path, *args, **kwargs)\n"
+        "builtins.open = no_init_source\n"
+        "import agent_hooks\n"
+        "builtins.open = real_open\n"
+        "assert 'HookRegistry' in vars(agent_hooks)\n"
+        "assert 'PreToolUseInput' in vars(agent_hooks)\n"
+        "assert not hasattr(agent_hooks, '__getattr__')\n"
+        "print('eager')\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "eager"
+
+
+def test_lazy_exports_reads_only_the_type_checking_block() -> None:
+    from agent_hooks._base._lazy import lazy_exports_of
+
+    source = (
+        "from typing import TYPE_CHECKING\n"
+        "from .a import Hidden\n"
+        "if TYPE_CHECKING or not install():\n"
+        "    from .b import One as One\n"
+        "    from .c._d import Two as Two\n"
+    )
+    assert lazy_exports_of(source) == {"One": "b", "Two": "c._d"}

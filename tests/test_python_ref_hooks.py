@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from agent_hooks import DiagnosticCode, HookEvent, PreToolUseInput, Severity
-from agent_hooks._config import load
-from agent_hooks._trust import TrustPolicy, TrustStore
+from agent_hooks._config._load import load
+from agent_hooks._config._trust import TrustPolicy, TrustStore
 
 pytestmark = pytest.mark.anyio
 

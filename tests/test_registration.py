@@ -490,7 +490,7 @@ def test_registry_options_are_checked_when_built(
 
 
 def test_an_sdk_callback_with_defaults_is_still_an_sdk_callback() -> None:
-    from agent_hooks._callbacks import callback_signature
+    from agent_hooks._handlers._callbacks import callback_signature
 
     def sdk(input_data, tool_use_id=None, context=None):  # type: ignore[no-untyped-def]
         return {}

@@ -26,8 +26,8 @@ from agent_hooks import (
     encode_input,
     encode_output,
 )
-from agent_hooks._schema import DRAFT, all_schemas, input_schema, output_schema
-from agent_hooks._types import field_codecs
+from agent_hooks._wire._fields import field_codecs
+from agent_hooks._wire._schema import DRAFT, all_schemas, input_schema, output_schema
 
 ROOT = Path(__file__).resolve().parent.parent
 TYPINGS = ROOT / "typings"

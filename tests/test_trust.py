@@ -15,8 +15,10 @@ from pathlib import Path
 import pytest
 
 from agent_hooks import DiagnosticCode, HookEvent
-from agent_hooks._config import _common, discover, load
-from agent_hooks._trust import TrustPolicy, TrustStore, TrustStoreError, default_trust_path
+from agent_hooks._config import _common
+from agent_hooks._config._discover import discover
+from agent_hooks._config._load import load
+from agent_hooks._config._trust import TrustPolicy, TrustStore, TrustStoreError, default_trust_path
 
 
 @pytest.fixture(autouse=True)
@@ -204,7 +206,7 @@ def test_concurrent_processes_granting_all_survive(tmp_path: Path) -> None:
     store_path = tmp_path / "trust.json"
     script = (
         "import sys\n"
-        "from agent_hooks._trust import TrustStore\n"
+        "from agent_hooks._config._trust import TrustStore\n"
         "i = int(sys.argv[2])\n"
         "for j in range(20):\n"
         "    TrustStore(sys.argv[1]).grant(f'/proj/{i}', {f'f{j}.json': f'{i:02d}{j:02d}'.ljust(64, 'b')})\n"

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 
 from agent_hooks import (
@@ -27,7 +29,7 @@ from agent_hooks import (
     encode_input,
     payload_bytes,
 )
-from agent_hooks._types import TypeDesc, field_codecs, to_json
+from agent_hooks._wire._fields import TypeDesc, field_codecs, to_json
 
 REFERENCE = Path("/work/shared/reference")
 CLAUDE_DOC = REFERENCE / "docs" / "claude-code-hooks-reference.md"
@@ -215,6 +217,58 @@ def test_extra_never_overrides_a_known_field(wire: str) -> None:
     assert payload["tool_name"] == "Bash"
     assert payload["hook_event_name"] == ("PreToolUse" if wire == "claude" else "pre_tool_use")
     assert payload["new"] == 1
+
+
+def _containers(value: Any) -> Iterator[dict[str, Any] | list[Any]]:
+    """Every dict and list of a JSON structure, at any depth."""
+    if isinstance(value, (dict, list)):
+        yield value
+        for item in value.values() if isinstance(value, dict) else value:
+            yield from _containers(item)
+
+
+@pytest.mark.parametrize("wire", WIRES)
+@pytest.mark.parametrize("event", EVENTS, ids=str)
+def test_encodings_share_no_dict_or_list(event: HookEvent, wire: str) -> None:
+    x = attrs.evolve(
+        sample_input(event),
+        extra={"flat": {"a": 1, "b": "two"}, "deep": {"list": [1, {"inner": [2, {"c": 3}]}]}},
+    )
+    if isinstance(x, PreToolUseInput):  # a flat tool input, copied without a walk
+        x = attrs.evolve(x, tool_input={"command": "ls", "timeout": 5})
+    before = json.dumps(encode_input(x, wire))
+    first, second = encode_input(x, wire), encode_input(x, wire)
+    assert json.dumps(first) == json.dumps(second) == before
+    for container in _containers(first):
+        if isinstance(container, dict):
+            container["edited"] = True
+        else:
+            container.append("edited")
+    # every dict and list of ``first`` was edited: neither the input nor ``second`` saw it
+    assert json.dumps(second) == before
+    assert json.dumps(encode_input(x, wire)) == before
+    assert "edited" not in json.dumps(dict(x.extra))
+    assert "edited" not in json.dumps(getattr(x, "tool_input", None))
+
+
+def test_hook_event_name_follows_permission_mode() -> None:
+    x = PreToolUseInput(
+        session_id="s", cwd="/w", permission_mode="plan", tool_name="Bash", extra={"z": 1}
+    )
+    assert list(encode_input(x)) == [
+        "session_id",
+        "cwd",
+        "permission_mode",
+        "hook_event_name",
+        "tool_name",
+        "tool_input",
+        "z",
+    ]
+    # in place even when permission_mode is unset
+    assert list(encode_input(PreToolUseInput(tool_name="Bash"), "docker"))[:2] == [
+        "hook_event_name",
+        "tool_name",
+    ]
 
 
 def test_nested_payload_objects_tolerate_new_keys() -> None:

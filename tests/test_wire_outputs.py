@@ -42,7 +42,7 @@ from agent_hooks import (
     encode_output,
     parse_event,
 )
-from agent_hooks._types import field_codecs
+from agent_hooks._wire._fields import field_codecs
 
 # Keep Hypothesis's cache out of the checkout: pytest's ``norecursedirs`` replaces the
 # default ignores, so a ``.hypothesis`` directory at the root makes collection warn.

@@ -5,7 +5,7 @@ Usage (from the repository root)::
     python typings/generate.py           # (re)write typings/*.json and typings/README.md
     python typings/generate.py --check   # exit 1, listing what differs; writes nothing
 
-The schemas come from :func:`agent_hooks._schema.all_schemas`, which reads the
+The schemas come from :func:`agent_hooks._wire._schema.all_schemas`, which reads the
 event classes through the wire codec's own field descriptors.
 """
 
@@ -22,11 +22,11 @@ HERE = Path(__file__).resolve().parent
 
 try:
     from agent_hooks import CAPABILITIES, HookEvent
-    from agent_hooks._schema import SCHEMA_BASE_URL, all_schemas
+    from agent_hooks._wire._schema import SCHEMA_BASE_URL, all_schemas
 except ImportError:  # run from a checkout without the package installed
     sys.path.insert(0, str(HERE.parent))
     from agent_hooks import CAPABILITIES, HookEvent
-    from agent_hooks._schema import SCHEMA_BASE_URL, all_schemas
+    from agent_hooks._wire._schema import SCHEMA_BASE_URL, all_schemas
 
 README = "README.md"
 

@@ -1,8 +1,6 @@
 """Claude Code configuration: settings files, managed policy, and every location at once
-(:func:`load_claude`; a plugin's ``hooks/hooks.json`` is read by :mod:`._plugin`).
-
-The same ``{"hooks": {Event: [{"matcher", "hooks": [...]}]}}`` shape is read for
-Codex's ``hooks.json`` and hel's ``.hel/hooks.json`` (see their modules).
+(:func:`load_claude`; a plugin's ``hooks/hooks.json`` is read by :mod:`._plugin`, and
+the file format itself by :mod:`._claude_format`).
 
 Across files (:func:`load_claude`):
 
@@ -18,119 +16,31 @@ Across files (:func:`load_claude`):
 
 from __future__ import annotations
 
-import json
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from .._diagnostics import DiagnosticCode, Severity
-from .._dialects import CLAUDE, Dialect
-from .._kinds import HandlerKinds
-from .._trust import TrustPolicy, TrustStore
+from .._base._diagnostics import DiagnosticCode, Severity
+from .._handlers._kinds import HandlerKinds
+from .._wire._dialects import CLAUDE, Dialect
+from ._claude_format import settings_builder, settings_probe
 from ._common import (
     PRECEDENCE,
-    BuildContext,
-    Built,
-    LoadedConfig,
-    ParseFailed,
-    combine,
-    decode_json,
-    describe,
     disable_config,
     is_inside,
     load_source,
-    parse_hooks_mapping,
 )
+from ._snapshot import LoadedConfig, combine
+from ._trust import TrustPolicy, TrustStore
 
 if TYPE_CHECKING:
     from ._plugin import Plugin
 
-__all__ = [
-    "build_hooks_document",
-    "hooks_file_builder",
-    "load_claude",
-    "load_claude_settings",
-    "settings_builder",
-]
+__all__ = ["load_claude", "load_claude_settings"]
 
 TrustArg = TrustPolicy | TrustStore | bool | None
-
-_HOOKS_FILE_KEYS = frozenset({"hooks", "description", "$schema"})
-
-
-def build_hooks_document(
-    doc: Any,
-    ctx: BuildContext,
-    *,
-    settings: bool,
-    allowed_keys: frozenset[str] = _HOOKS_FILE_KEYS,
-) -> Built:
-    """Groups from a parsed Claude-shaped document (settings or a hooks file)."""
-    built = Built()
-    if not isinstance(doc, Mapping):
-        ctx.report(
-            DiagnosticCode.INVALID_CONFIG,
-            f"the top level must be an object with 'hooks', got {describe(doc)}; file skipped",
-        )
-        return built
-    if settings:
-        for key in ("disableAllHooks", "allowManagedHooksOnly"):
-            value = doc.get(key)
-            if value is None:
-                continue
-            if isinstance(value, bool):
-                built.flags[key] = value
-            else:
-                ctx.report(
-                    DiagnosticCode.INVALID_CONFIG,
-                    f"{key!r} must be true or false, got {describe(value)}; ignored",
-                    location=key,
-                )
-    else:
-        for key in doc:
-            if key not in allowed_keys:
-                ctx.report(
-                    DiagnosticCode.INVALID_CONFIG,
-                    f"unknown top-level field {key!r}; ignored",
-                    location=str(key),
-                    severity=Severity.WARNING,
-                )
-    hooks = doc.get("hooks")
-    if hooks is not None:
-        built.groups = parse_hooks_mapping(hooks, "hooks", ctx)
-    return built
-
-
-def settings_probe(data: bytes) -> bool:
-    """Whether a settings file says anything about hooks (else it needs no trust)."""
-    try:
-        doc = json.loads(data.decode("utf-8-sig") or "{}")
-    except ValueError:
-        return True
-    if not isinstance(doc, dict):
-        return True
-    return any(
-        doc.get(k) is not None for k in ("hooks", "disableAllHooks", "allowManagedHooksOnly")
-    )
-
-
-def settings_builder(data: bytes, ctx: BuildContext) -> Built:
-    """Builder of Claude Code settings files (other settings keys are not ours to judge)."""
-    doc = decode_json(data, ctx)
-    if doc is ParseFailed:
-        return Built()
-    return build_hooks_document(doc, ctx, settings=True)
-
-
-def hooks_file_builder(data: bytes, ctx: BuildContext) -> Built:
-    """Builder of stand-alone hooks files (plugin ``hooks/hooks.json``, Codex, hel)."""
-    doc = decode_json(data, ctx)
-    if doc is ParseFailed:
-        return Built()
-    return build_hooks_document(doc, ctx, settings=False)
-
 
 def _settings_scope(path: str, project_dir: str | None) -> str:
     name = os.path.basename(path)
@@ -330,7 +240,7 @@ def _same(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
 
 
 def _note(config: LoadedConfig, message: str) -> LoadedConfig:
-    from .._diagnostics import Diagnostic
+    from .._base._diagnostics import Diagnostic
 
     sg = config.sources[0]
     extra = Diagnostic(

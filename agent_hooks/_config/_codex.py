@@ -20,22 +20,21 @@ from typing import Any
 
 import attrs
 
-from .._diagnostics import DiagnosticCode
-from .._dialects import CODEX
-from .._kinds import HandlerKinds
-from .._trust import TrustPolicy, TrustStore
-from ._claude import hooks_file_builder
+from .._base._diagnostics import DiagnosticCode
+from .._handlers._kinds import HandlerKinds
+from .._wire._dialects import CODEX
+from ._claude_format import hooks_file_builder
 from ._common import (
     BuildContext,
     Built,
-    LoadedConfig,
-    combine,
     describe,
     is_inside,
     json_has_hooks,
     load_source,
     parse_hooks_mapping,
 )
+from ._snapshot import LoadedConfig, combine
+from ._trust import TrustPolicy, TrustStore
 
 __all__ = ["codex_toml_builder", "load_codex", "load_codex_dir", "load_codex_toml"]
 

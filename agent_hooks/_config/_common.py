@@ -1,4 +1,4 @@
-"""What every loader shares: reading a file once, trust, the loaded snapshot, and the
+"""What every loader shares: reading a file once, trust, and the
 parser of the ``event -> matcher groups -> handlers`` shape.
 
 Loading never raises on bad content. An absent file is no hooks and no
@@ -13,31 +13,26 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import attrs
 
-from .._diagnostics import Diagnostic, DiagnosticCode, Severity
-from .._dialects import Dialect
-from .._errors import UnknownEventError
-from .._kinds import HandlerKinds, KindContext, build_handler
-from .._names import HookEvent, parse_event
-from .._nodes import HandlerNode
-from .._registry import HookRegistry, MatcherGroup, Source, SourcedGroups
-from .._trust import TrustPolicy, TrustStore
-from .._types import json_type_name
-
-if TYPE_CHECKING:
-    from ._reload import ConfigChanges
+from .._base._diagnostics import Diagnostic, DiagnosticCode, Severity
+from .._base._errors import UnknownEventError
+from .._dispatch._registry import MatcherGroup, Source, SourcedGroups
+from .._events._names import HookEvent, parse_event
+from .._handlers._kinds import HandlerKinds, KindContext, build_handler
+from .._handlers._nodes import HandlerNode
+from .._wire._dialects import Dialect
+from .._wire._fields import json_type_name
+from ._snapshot import LoadedConfig, LoadedFile
+from ._trust import TrustPolicy, TrustStore
 
 __all__ = [
     "PRECEDENCE",
     "PROJECT_SCOPES",
     "BuildContext",
     "Built",
-    "LoadedConfig",
-    "LoadedFile",
-    "combine",
     "describe",
     "json_has_hooks",
     "load_source",
@@ -80,102 +75,6 @@ def read_bytes(path: str) -> bytes:
             return f.read()
     except NotADirectoryError as exc:
         raise FileNotFoundError(exc.errno, exc.strerror, path) from None
-
-
-@attrs.frozen(kw_only=True)
-class LoadedFile:
-    """A configuration file a loader looked at, and what became of it."""
-
-    path: str
-    format: str
-    """``claude-settings``, ``claude-plugin``, ``deepagents``, ``deepagents-legacy``,
-    ``codex-json``, ``codex-toml``, ``hel``, ``docker-agent``, ``docker-settings``,
-    ``docker-dropin`` or ``docker-cli``."""
-    scope: str
-    """``managed``, ``project``, ``local``, ``user``, ``plugin``, ``explicit``, ``cli``."""
-    sha256: str | None = None
-    """SHA-256 of the exact bytes read (``None`` when nothing could be read)."""
-    status: str = "loaded"
-    """``loaded``, ``untrusted``, ``disabled``, ``unreadable`` or ``invalid``."""
-    project_dir: str | None = None
-    precedence: int = 0
-    handlers: int = 0
-    """How many handlers it contributed (enabled and disabled entries)."""
-
-
-@attrs.frozen(kw_only=True)
-class LoadedConfig:
-    """A loaded configuration snapshot: fixed until you reload it.
-
-    ``sources`` go straight into a registry (``HookRegistry(sources=loaded.sources)``
-    or :meth:`registry`); every diagnostic lives in a source, so the registry's
-    ``diagnostics`` include the loaders'. Combine snapshots with ``+``.
-    """
-
-    sources: tuple[SourcedGroups, ...] = ()
-    files: tuple[LoadedFile, ...] = ()
-    recipe: Callable[[], LoadedConfig] | None = attrs.field(default=None, eq=False, repr=False)
-    """How to load this configuration again (used by :meth:`reload`)."""
-
-    @property
-    def diagnostics(self) -> tuple[Diagnostic, ...]:
-        """Every loader diagnostic, in source order, without repeats."""
-        seen: set[Diagnostic] = set()
-        out: list[Diagnostic] = []
-        for sg in self.sources:
-            for d in sg.diagnostics:
-                if d not in seen:
-                    seen.add(d)
-                    out.append(d)
-        return tuple(out)
-
-    @property
-    def errors(self) -> tuple[Diagnostic, ...]:
-        """The diagnostics of severity error (configuration errors)."""
-        return tuple(d for d in self.diagnostics if d.severity is Severity.ERROR)
-
-    def registry(self, **options: Any) -> HookRegistry:
-        """A :class:`~agent_hooks.HookRegistry` of these sources (``options`` as for it)."""
-        return HookRegistry(sources=self.sources, **options)
-
-    def __add__(self, other: LoadedConfig) -> LoadedConfig:
-        if not isinstance(other, LoadedConfig):
-            return NotImplemented
-        return combine((self, other))
-
-    def reload(self) -> tuple[LoadedConfig, ConfigChanges]:
-        """Load again from the same places; returns ``(new_config, changes)``.
-
-        See :func:`agent_hooks._config.reload`.
-        """
-        from ._reload import reload
-
-        return reload(self)
-
-
-def combine(configs: Iterable[LoadedConfig]) -> LoadedConfig:
-    """One snapshot of several; diagnostics-only sources that repeat are dropped."""
-    parts = tuple(configs)
-    sources: list[SourcedGroups] = []
-    seen: set[Diagnostic] = set()
-    for part in parts:
-        for sg in part.sources:
-            if not sg.groups and sg.diagnostics and all(d in seen for d in sg.diagnostics):
-                continue
-            seen.update(sg.diagnostics)
-            sources.append(sg)
-    recipes = [p.recipe for p in parts]
-    recipe: Callable[[], LoadedConfig] | None = None
-    if all(r is not None for r in recipes):
-
-        def recipe() -> LoadedConfig:
-            return combine(r() for r in recipes if r is not None)
-
-    return LoadedConfig(
-        sources=tuple(sources),
-        files=tuple(f for p in parts for f in p.files),
-        recipe=recipe,
-    )
 
 
 describe = json_type_name

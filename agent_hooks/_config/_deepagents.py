@@ -35,26 +35,25 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from .._diagnostics import DiagnosticCode, Severity
-from .._dialects import DEEPAGENTS
-from .._errors import UnknownEventError
-from .._kinds import HandlerKinds, build_handler
-from .._names import HookEvent, parse_event
-from .._registry import MatcherGroup
-from .._trust import TrustPolicy, TrustStore
-from ._claude import build_hooks_document
+from .._base._diagnostics import DiagnosticCode, Severity
+from .._base._errors import UnknownEventError
+from .._dispatch._registry import MatcherGroup
+from .._events._names import HookEvent, parse_event
+from .._handlers._kinds import HandlerKinds, build_handler
+from .._wire._dialects import DEEPAGENTS
+from ._claude_format import build_hooks_document
 from ._common import (
     BuildContext,
     Built,
-    LoadedConfig,
     ParseFailed,
-    combine,
     decode_json,
     describe,
     is_inside,
     json_has_hooks,
     load_source,
 )
+from ._snapshot import LoadedConfig, combine
+from ._trust import TrustPolicy, TrustStore
 
 __all__ = ["LEGACY_EVENTS", "deepagents_builder", "load_deepagents", "load_deepagents_dir"]
 

@@ -32,15 +32,15 @@ from pathlib import Path
 
 import attrs
 
-from .._kinds import HandlerKinds
-from .._trust import TrustPolicy, TrustStore
+from .._handlers._kinds import HandlerKinds
 from ._claude import load_claude
 from ._codex import load_codex_dir
-from ._common import LoadedConfig, combine
 from ._deepagents import load_deepagents_dir
 from ._docker import load_docker
 from ._hel import load_hel
 from ._plugin import Plugin
+from ._snapshot import LoadedConfig, combine
+from ._trust import TrustPolicy, TrustStore
 
 __all__ = ["ECOSYSTEMS", "PROJECT_HOOK_FILES", "discover", "project_hook_files"]
 

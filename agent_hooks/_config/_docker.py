@@ -33,20 +33,16 @@ from typing import Any
 
 import attrs
 
-from .._diagnostics import DiagnosticCode, Severity
-from .._dialects import DOCKER
-from .._kinds import HandlerKinds, build_handler
-from .._names import HookEvent
-from .._registry import MatcherGroup
-from .._trust import TrustPolicy, TrustStore
+from .._base._diagnostics import DiagnosticCode, Severity
+from .._dispatch._registry import MatcherGroup
+from .._events._names import HookEvent
+from .._handlers._kinds import HandlerKinds, build_handler
+from .._wire._dialects import DOCKER
 from ._common import (
     PRECEDENCE,
     BuildContext,
     Built,
-    LoadedConfig,
-    LoadedFile,
     ParseFailed,
-    combine,
     describe,
     is_inside,
     join,
@@ -54,6 +50,8 @@ from ._common import (
     parse_event_key,
     parse_group,
 )
+from ._snapshot import LoadedConfig, LoadedFile, combine
+from ._trust import TrustPolicy, TrustStore
 
 __all__ = [
     "YAML_MISSING",
@@ -456,7 +454,7 @@ def docker_cli_hooks(
                 groups.append(
                     MatcherGroup(event=event, nodes=(node,), location=loc, node_locations=(loc,))
                 )
-    from .._registry import Source, SourcedGroups
+    from .._dispatch._registry import Source, SourcedGroups
 
     sg = SourcedGroups(
         source=Source(label=label, precedence=PRECEDENCE["docker-cli"], dialect=DOCKER),

@@ -15,11 +15,12 @@ import json
 import os
 from pathlib import Path
 
-from .._dialects import HEL
-from .._kinds import HandlerKinds
-from .._trust import TrustPolicy, TrustStore
-from ._claude import hooks_file_builder
-from ._common import LoadedConfig, json_has_hooks, load_source
+from .._handlers._kinds import HandlerKinds
+from .._wire._dialects import HEL
+from ._claude_format import hooks_file_builder
+from ._common import json_has_hooks, load_source
+from ._snapshot import LoadedConfig
+from ._trust import TrustPolicy, TrustStore
 
 __all__ = ["hel_trust_file_grants", "load_hel"]
 

@@ -28,13 +28,14 @@ from collections.abc import Callable, Mapping
 
 import attrs
 
-from .._dialects import CLAUDE
-from .._kinds import HandlerKinds
-from .._lazy import submodule
-from .._trust import TrustPolicy, TrustStore
+from .._base._lazy import submodule
+from .._handlers._kinds import HandlerKinds
+from .._wire._dialects import CLAUDE
 from . import _common
-from ._claude import hooks_file_builder
-from ._common import LoadedConfig, is_inside, json_has_hooks, load_source
+from ._claude_format import hooks_file_builder
+from ._common import is_inside, json_has_hooks, load_source
+from ._snapshot import LoadedConfig
+from ._trust import TrustPolicy, TrustStore
 
 __all__ = ["FORMATS", "detect_format", "load"]
 

@@ -10,12 +10,13 @@ import os
 
 import attrs
 
-from .._dialects import CLAUDE, Dialect
-from .._kinds import HandlerKinds
-from .._nodes import HandlerNode
-from .._trust import TrustPolicy, TrustStore
-from ._claude import hooks_file_builder
-from ._common import PRECEDENCE, LoadedConfig, is_inside, load_source
+from .._handlers._kinds import HandlerKinds
+from .._handlers._nodes import HandlerNode
+from .._wire._dialects import CLAUDE, Dialect
+from ._claude_format import hooks_file_builder
+from ._common import PRECEDENCE, is_inside, load_source
+from ._snapshot import LoadedConfig
+from ._trust import TrustPolicy, TrustStore
 
 __all__ = ["Plugin", "load_claude_plugin"]
 

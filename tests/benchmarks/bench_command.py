@@ -4,34 +4,36 @@ Run from the repository root::
 
     .venv/bin/python tests/benchmarks/bench_command.py
     .venv/bin/python tests/benchmarks/bench_command.py --rounds 400 --sleep-rounds 15
-    .venv/bin/python tests/benchmarks/bench_command.py --profile   # + cProfile of case (a)
+    .venv/bin/python tests/benchmarks/bench_command.py --profile   # + cProfile of (d)
 
 Cases, measured in one run (asyncio), side by side and interleaved: every round
 times each variant once, in alternating order; the ratio is the median of the
 per-round ratios (each round times both variants back to back, which keeps a
-busy machine from skewing it), the times are medians over the rounds.
+busy machine from skewing it), the times are medians over the rounds. The raw
+spawn is ``asyncio.create_subprocess_exec(program)`` with stdin, stdout and stderr
+piped, then ``communicate(payload)`` with the payload bytes a hook gets.
 
-(a) one exec-form hook ``argv=["/bin/cat"]`` dispatched through a session
-    (PreToolUse), against ``asyncio.create_subprocess_exec("/bin/cat", ...)`` +
-    ``communicate(payload)`` with the same payload bytes (target <= 1.15x);
-(b) one shell-form hook ``command="/bin/cat"`` (no shell syntax: the fast path
-    execs it directly), against the same raw exec (target <= 1.15x);
-(c) ten hooks ``sleep 0.2`` in one group, in parallel, against one such hook,
-    both through agent_hooks (target <= 1.3x).  The ten command strings differ
+(d) (issue #13) one exec-form hook ``argv=["/bin/true"]`` dispatched through a
+    session (PreToolUse), against the raw spawn of ``/bin/true``: issue #13's unit,
+    the cheapest thing a shell hook can cost (target <= 1.15x);
+exec form ``argv=["/bin/cat"]`` (the payload echoed back, so the hook's stdout is
+    read and decoded), against the raw spawn of ``/bin/cat`` (target <= 1.15x);
+shell form ``command="/bin/cat"`` (no shell syntax: the fast path execs it
+    directly), against the same raw spawn (target <= 1.15x);
+ten hooks ``sleep 0.2`` in one group, in parallel, against one such hook, both
+    through agent_hooks (target <= 1.3x).  The ten command strings differ
     (``sleep 0.2``, ``sleep 0.20``, ...) because identical commands run once per
     dispatch;
-(d) peak memory: a fresh interpreter dispatches one hook printing 50 MB
+peak memory: a fresh interpreter dispatches one hook printing 50 MB
     (``head -c 52428800 /dev/zero``); its RSS high-water mark
     (``getrusage(RUSAGE_SELF).ru_maxrss``) is compared with the same interpreter
     dispatching a hook printing 1 KB instead (target: growth < 5 MB).
 
 Informational rows (no target) show a shell-form command that needs ``sh -c``,
-``run_process`` alone (the process runner without the dispatch: the asyncio-native
-runner on this loop), case (a) through the portable anyio runner (the one trio and
-asyncio loops without pidfds or ``add_reader`` use), case (c) under the default
-process limit, (d) on trio, and a control for (d): the same hook with
-``output_cap`` raised to 60 MB, which keeps the whole output and must show ~50 MB
-of growth (the measurement can see a buffered output).
+the ten sleeps under the default process limit, the memory case on trio, and a
+control for it: the same hook with ``output_cap`` raised to 60 MB, which keeps the
+whole output and must show ~50 MB of growth (the measurement can see a buffered
+output). Only the public API is used.
 """
 
 from __future__ import annotations
@@ -52,15 +54,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from agent_hooks import (
-    CommandHook,
-    HookMatcher,
-    HookRegistry,
-    PreToolUseInput,
-    _process,
-    payload_bytes,
-)
-from agent_hooks._process import ProcessSpec, default_process_limit, run_process
+from agent_hooks import CommandHook, HookMatcher, HookRegistry, PreToolUseInput, payload_bytes
 
 Timed = Callable[[], Awaitable[None]]
 
@@ -80,15 +74,16 @@ PAYLOAD = payload_bytes(INPUT)
 # --------------------------------------------------------------------------- #
 
 
-async def raw_exec(*argv: str) -> None:
+async def raw_exec(program: str, expected: bytes) -> None:
+    """The raw spawn: ``program`` with three pipes, the payload on stdin."""
     proc = await asyncio.create_subprocess_exec(
-        *argv,
+        program,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
     out, _ = await proc.communicate(PAYLOAD)
-    assert proc.returncode == 0 and out == PAYLOAD
+    assert proc.returncode == 0 and out == expected, (proc.returncode, out)
 
 
 def one_hook(hook: CommandHook, **options: Any) -> HookRegistry:
@@ -213,46 +208,31 @@ async def run_timings(args: argparse.Namespace) -> list[tuple[str, str, float, f
     stack: list[Any] = []
     rows: list[tuple[str, str, float, float, str, str]] = []
     try:
+        exec_true = await dispatcher(one_hook(CommandHook(argv=["/bin/true"])), 1, stack)
         exec_form = await dispatcher(one_hook(CommandHook(argv=["/bin/cat"])), 1, stack)
         fast_path = await dispatcher(one_hook(CommandHook(command="/bin/cat")), 1, stack)
         via_shell = await dispatcher(one_hook(CommandHook(command="/bin/cat | cat")), 1, stack)
 
+        async def raw_true() -> None:
+            await raw_exec("/bin/true", b"")
+
         async def raw_cat() -> None:
-            await raw_exec("/bin/cat")
-
-        cat_spec = ProcessSpec(
-            argv=("/bin/cat",), env=dict(os.environ), cwd=CWD, stdin=PAYLOAD, timeout=60
-        )
-
-        async def runner_only() -> None:
-            result = await run_process(cat_spec)
-            assert result.returncode == 0 and result.stdout == PAYLOAD, result
-
-        async def portable() -> None:
-            # The same dispatch as (a), with the portable runner forced for this call.
-            native = _process.select_runner
-            _process.select_runner = lambda: _process._run_portable
-            try:
-                await exec_form()
-            finally:
-                _process.select_runner = native
+            await raw_exec("/bin/cat", PAYLOAD)
 
         stats = await measure(
             [
+                (raw_true, exec_true),
                 (raw_cat, exec_form),
                 (raw_cat, fast_path),
                 (raw_cat, via_shell),
-                (raw_cat, runner_only),
-                (raw_cat, portable),
             ],
             args.rounds,
         )
         labels = [
-            ("(a) exec form argv=['/bin/cat']", "raw exec /bin/cat", 1.15),
-            ("(b) shell form '/bin/cat' (fast path)", "raw exec /bin/cat", 1.15),
-            ("(info) shell form '/bin/cat | cat' (sh -c)", "raw exec /bin/cat", None),
-            ("(info) run_process alone, exec /bin/cat", "raw exec /bin/cat", None),
-            ("(info) (a) through the portable anyio runner", "raw exec /bin/cat", None),
+            ("(d) exec form argv=['/bin/true'] (#13)", "raw spawn /bin/true", 1.15),
+            ("exec form argv=['/bin/cat']", "raw spawn /bin/cat", 1.15),
+            ("shell form '/bin/cat' (fast path)", "raw spawn /bin/cat", 1.15),
+            ("(info) shell form '/bin/cat | cat' (sh -c)", "raw spawn /bin/cat", None),
         ]
         for (name, base, target), s in zip(labels, stats, strict=True):
             rows.append(
@@ -273,14 +253,9 @@ async def run_timings(args: argparse.Namespace) -> list[tuple[str, str, float, f
         ten = await dispatcher(ten_wide, 10, stack)
         ten_limited = await dispatcher(ten_default, 10, stack)
         stats = await measure([(one_sleep, ten), (one_sleep, ten_limited)], args.sleep_rounds)
-        limit = default_process_limit()
         labels = [
-            ("(c) 10 x 'sleep 0.2' in parallel (max_processes=10)", "1 x 'sleep 0.2'", 1.3),
-            (
-                f"(info) the same, default limit ({limit} processes)",
-                "1 x 'sleep 0.2'",
-                None,
-            ),
+            ("10 x 'sleep 0.2' in parallel (max_processes=10)", "1 x 'sleep 0.2'", 1.3),
+            ("(info) the same, default process limit", "1 x 'sleep 0.2'", None),
         ]
         for (name, base, target), s in zip(labels, stats, strict=True):
             rows.append(
@@ -299,10 +274,10 @@ async def run_timings(args: argparse.Namespace) -> list[tuple[str, str, float, f
     return rows
 
 
-async def profile_case_a(rounds: int) -> str:
+async def profile_case_d(rounds: int) -> str:
     stack: list[Any] = []
     try:
-        run = await dispatcher(one_hook(CommandHook(argv=["/bin/cat"])), 1, stack)
+        run = await dispatcher(one_hook(CommandHook(argv=["/bin/true"])), 1, stack)
         for _ in range(20):
             await run()
         prof = cProfile.Profile()
@@ -320,12 +295,12 @@ async def profile_case_a(rounds: int) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rounds", type=int, default=300, help="rounds for (a) and (b)")
-    parser.add_argument("--sleep-rounds", type=int, default=10, help="rounds for (c)")
+    parser.add_argument("--rounds", type=int, default=300, help="rounds for the spawn rows")
+    parser.add_argument("--sleep-rounds", type=int, default=10, help="rounds for the sleep rows")
     parser.add_argument(
-        "--memory-runs", type=int, default=3, help="fresh interpreters per (d) side"
+        "--memory-runs", type=int, default=3, help="fresh interpreters per memory side"
     )
-    parser.add_argument("--profile", action="store_true", help="print a cProfile of case (a)")
+    parser.add_argument("--profile", action="store_true", help="print a cProfile of case (d)")
     args = parser.parse_args()
 
     command = " ".join(["python", *sys.argv])
@@ -333,8 +308,8 @@ def main() -> None:
     print(
         f"python {platform.python_version()} on {platform.system()} {platform.machine()}, "
         f"{os.cpu_count()} CPUs; asyncio; payload {len(PAYLOAD)} bytes; "
-        f"{args.rounds} rounds (a, b), {args.sleep_rounds} rounds (c), "
-        f"{args.memory_runs} interpreters per side (d)"
+        f"{args.rounds} rounds (spawn rows), {args.sleep_rounds} rounds (sleep rows), "
+        f"{args.memory_runs} interpreters per side (memory)"
     )
     rows = asyncio.run(run_timings(args))
 
@@ -352,7 +327,7 @@ def main() -> None:
 
     print()
     memory_rows = [
-        ("(d)", "asyncio", 100_000, 5.0),
+        ("peak memory:", "asyncio", 100_000, 5.0),
         ("(info)", "trio", 100_000, None),
         ("(control: output_cap=60 MB keeps it all)", "asyncio", 60_000_000, None),
     ]
@@ -371,7 +346,7 @@ def main() -> None:
 
     if args.profile:
         print()
-        print(asyncio.run(profile_case_a(args.rounds)))
+        print(asyncio.run(profile_case_d(args.rounds)))
 
 
 if __name__ == "__main__":

@@ -1,44 +1,39 @@
-"""Dispatch overhead of agent_hooks against a minimal hand-written hook loop.
+"""Dispatch cost of agent_hooks in units of a raw process spawn (issue #13).
 
 Run from the repository root::
 
-    .venv/bin/python tests/benchmarks/bench_dispatch.py            # asyncio, then trio
-    .venv/bin/python tests/benchmarks/bench_dispatch.py --backend asyncio --rounds 60
-    .venv/bin/python tests/benchmarks/bench_dispatch.py --profile  # cProfile of the hot path
+    .venv/bin/python tests/benchmarks/bench_dispatch.py                  # asyncio
+    .venv/bin/python tests/benchmarks/bench_dispatch.py --backend trio
+    .venv/bin/python tests/benchmarks/bench_dispatch.py --backend both --rounds 40
+    .venv/bin/python tests/benchmarks/bench_dispatch.py --profile        # + cProfile
 
-Cases, measured in one run, side by side and interleaved (every round times a batch
-of each variant in turn; the table shows min and median per-dispatch time over the
-rounds; the ratio is the median of the per-round ratios, each round timing both
-variants back to back, which keeps a busy machine from skewing it):
+The unit, measured in the same run on the same event loop: a raw spawn of
+``/bin/true``, the cheapest thing a shell hook can cost. On asyncio it is
+``asyncio.create_subprocess_exec("/bin/true")`` with stdin, stdout and stderr piped,
+then ``communicate(payload)``; on trio, ``trio.run_process(["/bin/true"])`` with the
+same pipes and payload (asyncio's subprocess API does not run on trio).
 
-(a) PreToolUse with one matching async callback, through a session, against a loop
-    that awaits the same callback and merges its dict (target <= 3x);
-(b) the same with 10 callbacks (target <= 2x);
-(c) 1,000 groups with distinct exact matchers of which one matches, against a
-    registry with only that group (target <= 1.5x);
-(d) the callback of (a) with one no-op ``Observer()`` attached to the registry,
-    against the same registry without observers (no target: the price of observing);
-(floor) rows: the hand loop with what the issue's own rules demand and nothing else
-    (the callbacks started together as tasks, under a deadline), built from the
-    cheapest primitives of the backend: how much of (a) and (b) is the price of
-    parallelism and timeouts themselves, before any typing, validation or reduction.
-(e) without observers: a registry built with ``observers=()`` against one built
-    without the option, i.e. the current dispatch against itself (target <= 1.05x:
-    the noise floor of the measurement). With no observer attached the dispatch does
-    no observer work at all (no ``DispatchInfo``, no ``notify``), so (e) shows that
-    observers cost nothing measurable unless attached; (d) against (e) shows what
-    attaching one costs.
+Rows (a, b: fraction of the unit; c: against one group):
 
-The callbacks are Claude Agent SDK-style: ``async (input_data, tool_use_id, context)
--> dict``; each yields to the event loop once (``await anyio.lowlevel.checkpoint()``)
-and returns a small dict, like a hook that does a little I/O. Both sides are handed
-the event, made once: the baseline loop gets the payload as a dict, awaits each
-callback in turn and ``dict.update``s the answers; agent_hooks gets a typed
-``PreToolUseInput``, fills the session's envelope into a copy, encodes it for each
-callback, runs the callbacks in parallel under their timeouts, decodes, validates
-and reduces the answers into a ``Decision``. An info row shows (a) with the typed
-input also built inside the timing, as an agent that makes a new one per tool call
-does (about 1.4 µs of attrs ``__init__``, against 0.2 µs for the baseline's dict).
+(a) PreToolUse, one matching callback, through a session; once with a Claude Agent
+    SDK-style callback ``async (input_data: dict, tool_use_id, context) -> dict`` and
+    once with a typed one ``async (input: PreToolUseInput) -> PreToolUseOutput | None``
+    (target <= 0.05 of the unit each);
+(b) ten SDK-style callbacks matching, run in parallel (target <= 0.25 of the unit);
+(c) 1,000 groups with distinct exact matchers, one matching, against the registry
+    holding only that group, i.e. (a) SDK-style (target <= 1.5x);
+(info) the hand-written loop (``merged.update(await cb(payload, ...))`` per callback),
+    for one and for ten callbacks;
+(info) the public-API floor: the hand loop plus one ``anyio.move_on_after`` scope per
+    call; for ten callbacks, one anyio task group starting them with one scope each.
+    What any engine built on anyio pays for per-callback timeouts and parallelism.
+
+Each callback yields to the event loop once (``await anyio.lowlevel.checkpoint()``)
+and returns a small answer. The event is made once, like the hand loop's payload.
+Every round times a batch of each variant back to back (the order reversed every
+other round); a row's ratio is the median of the per-round ratios (each row against
+the unit, or the 1-group row, timed in the same round); times are per call, min and
+median over the rounds, in microseconds.
 """
 
 from __future__ import annotations
@@ -48,29 +43,48 @@ import asyncio
 import cProfile
 import gc
 import io
+import json
 import platform
 import pstats
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Awaitable, Callable
+from importlib.metadata import version
 from typing import Any
 
 import anyio
 import anyio.lowlevel
 
-from agent_hooks import HookMatcher, HookRegistry, Observer, PreToolUseInput, PreToolUseOutput
+from agent_hooks import HookMatcher, HookRegistry, PreToolUseInput, PreToolUseOutput
 
 Callback = Callable[[dict[str, Any], "str | None", Any], Awaitable[dict[str, Any]]]
+Runner = Callable[[], Awaitable[Any]]
 
-CALLBACK_NOTE = (
-    "callbacks: Claude Agent SDK signature, async (input_data, tool_use_id, context) -> dict;\n"
-    "           each awaits anyio.lowlevel.checkpoint() once (yields to the loop) and returns\n"
-    "           a small dict (hookSpecificOutput with a permission decision or a context line)"
-)
+PAYLOAD: dict[str, Any] = {
+    "session_id": "bench",
+    "cwd": "/tmp",
+    "hook_event_name": "PreToolUse",
+    "tool_name": "Bash",
+    "tool_input": {"command": "ls -la"},
+    "tool_use_id": "tu_1",
+}
+"""The wire payload the hand loops hand their callbacks (which only read it)."""
+
+PAYLOAD_BYTES = json.dumps(PAYLOAD).encode()
+"""What the unit writes to ``/bin/true``'s stdin, as a hook runner writes the payload."""
+
+TIMEOUT = 60.0
+
+
+# --------------------------------------------------------------------------- #
+# Callbacks
+# --------------------------------------------------------------------------- #
 
 
 def make_callback(i: int) -> Callback:
+    """An SDK-style callback: the first allows, the others add a context line."""
     if i == 0:
         answer: dict[str, Any] = {
             "hookSpecificOutput": {
@@ -94,146 +108,150 @@ def make_callback(i: int) -> Callback:
     return callback
 
 
-async def typed_callback(input: PreToolUseInput) -> PreToolUseOutput:
-    """The same hook with the typed signature (no JSON either way), for the info row."""
+async def typed_callback(input: PreToolUseInput) -> PreToolUseOutput | None:
+    """The hook of ``make_callback(0)`` with the typed signature."""
     await anyio.lowlevel.checkpoint()
     return PreToolUseOutput(
         permission_decision="allow", permission_decision_reason="read-only command"
     )
 
 
-def tool_input() -> PreToolUseInput:
-    return PreToolUseInput(tool_name="Bash", tool_input={"command": "ls -la"}, tool_use_id="tu_1")
-
-
-PAYLOAD: dict[str, Any] = {
-    "session_id": "bench",
-    "cwd": "/tmp",
-    "hook_event_name": "PreToolUse",
-    "tool_name": "Bash",
-    "tool_input": {"command": "ls -la"},
-    "tool_use_id": "tu_1",
-}
-"""The wire payload the baselines hand their callbacks (which only read it)."""
+# --------------------------------------------------------------------------- #
+# Information rows: the hand loop and the public-API floor
+# --------------------------------------------------------------------------- #
 
 
 async def hand_loop(callbacks: list[Callback]) -> dict[str, Any]:
     """The minimal hand-written alternative: await each callback, merge its dict."""
-    payload = PAYLOAD
     merged: dict[str, Any] = {}
     for cb in callbacks:
-        merged.update(await cb(payload, "tu_1", {"signal": None}))
+        merged.update(await cb(PAYLOAD, "tu_1", {"signal": None}))
     return merged
 
 
-async def floor_loop(callbacks: list[Callback], backend: str) -> dict[str, Any]:
-    """The least any hook engine bound by the issue's rules does: the hand loop, but with
-    the callbacks started together (tasks) under a deadline, with the cheapest
-    primitives of the backend (asyncio: tasks and one timer handle; trio: a nursery in
-    a cancel scope). No typing, no validation, no reduction."""
-    payload = PAYLOAD
-    context = {"signal": None}
+async def floor_one(callbacks: list[Callback]) -> dict[str, Any]:
+    """The hand loop plus one anyio cancel scope (a timeout) per call."""
     merged: dict[str, Any] = {}
-    if backend == "asyncio":
-        loop = asyncio.get_running_loop()
-        handle = loop.call_at(loop.time() + 60, _noop)
-        tasks = [loop.create_task(cb(payload, "tu_1", context)) for cb in callbacks[1:]]
-        merged.update(await callbacks[0](payload, "tu_1", context))
-        for task in tasks:
-            merged.update(await task)
-        handle.cancel()
-        return merged
-    import trio
+    for cb in callbacks:
+        with anyio.move_on_after(TIMEOUT):
+            merged.update(await cb(PAYLOAD, "tu_1", {"signal": None}))
+    return merged
 
+
+async def floor_parallel(callbacks: list[Callback]) -> dict[str, Any]:
+    """One anyio task group starting the callbacks, one cancel scope each."""
     answers: list[dict[str, Any]] = [{}] * len(callbacks)
+    context = {"signal": None}
 
-    async def run(i: int) -> None:
-        answers[i] = await callbacks[i](payload, "tu_1", context)
+    async def run(i: int, cb: Callback) -> None:
+        with anyio.move_on_after(TIMEOUT):
+            answers[i] = await cb(PAYLOAD, "tu_1", context)
 
-    with trio.CancelScope(deadline=trio.current_time() + 60):
-        if len(callbacks) == 1:  # one callback needs no nursery
-            return await callbacks[0](payload, "tu_1", context)
-        async with trio.open_nursery() as nursery:
-            for i in range(1, len(callbacks)):
-                nursery.start_soon(run, i)
-            await run(0)
+    async with anyio.create_task_group() as tg:
+        for i, cb in enumerate(callbacks):
+            tg.start_soon(run, i, cb)
+    merged: dict[str, Any] = {}
     for answer in answers:
         merged.update(answer)
     return merged
 
 
-def _noop() -> None:
-    pass
+# --------------------------------------------------------------------------- #
+# The unit: a raw spawn of /bin/true on the running loop
+# --------------------------------------------------------------------------- #
 
 
-Runner = Callable[[], Awaitable[Any]]
+async def spawn_asyncio() -> None:
+    proc = await asyncio.create_subprocess_exec(
+        "/bin/true",
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    await proc.communicate(PAYLOAD_BYTES)
+    assert proc.returncode == 0
 
 
-async def time_batch(run: Runner, batch: int) -> float:
-    start = time.perf_counter()
-    for _ in range(batch):
-        await run()
-    return (time.perf_counter() - start) / batch
+async def spawn_trio() -> None:
+    import trio
+
+    result = await trio.run_process(
+        ["/bin/true"], stdin=PAYLOAD_BYTES, capture_stdout=True, capture_stderr=True
+    )
+    assert result.returncode == 0
 
 
-class Case:
+UNIT_LABEL = {
+    "asyncio": "raw spawn: asyncio.create_subprocess_exec('/bin/true') + communicate(payload)",
+    "trio": "raw spawn: trio.run_process(['/bin/true'], stdin=payload, capture stdout+stderr)",
+}
+
+
+# --------------------------------------------------------------------------- #
+# Measurement
+# --------------------------------------------------------------------------- #
+
+
+class Variant:
     def __init__(
-        self, label: str, target: float | None, ours: Runner, theirs: Runner, vs: str
+        self,
+        label: str,
+        run: Runner,
+        batch: int,
+        *,
+        vs: str = "unit",
+        target: float | None = None,
     ) -> None:
-        self.label, self.target, self.ours, self.theirs, self.vs = label, target, ours, theirs, vs
-        self.t_ours: list[float] = []
-        self.t_theirs: list[float] = []
+        self.label, self.run, self.batch, self.vs, self.target = label, run, batch, vs, target
+        self.times: list[float] = []
 
-    @property
-    def ratio(self) -> float:
-        """Median over the rounds of (ours / theirs) measured back to back in one round:
-        steadier than a ratio of medians when the machine is busy."""
-        return statistics.median(o / t for o, t in zip(self.t_ours, self.t_theirs, strict=True))
-
-    @property
-    def min_ratio(self) -> float:
-        return min(self.t_ours) / min(self.t_theirs)
+    async def time_batch(self) -> float:
+        start = time.perf_counter()
+        for _ in range(self.batch):
+            await self.run()
+        return (time.perf_counter() - start) / self.batch
 
 
-def registry_with(
-    groups: int, callbacks_per_group: int, match: int, **options: Any
-) -> HookRegistry:
-    matchers = []
-    for g in range(groups):
-        n = callbacks_per_group if g == match else 1
-        matchers.append(
-            HookMatcher(
-                matcher="Bash" if g == match else f"Tool{g}",
-                hooks=[make_callback(i) for i in range(n)],
-            )
-        )
-    return HookRegistry({"PreToolUse": matchers}, **options)
+def registry_with(groups: int, callbacks: int, match: int) -> HookRegistry:
+    """``groups`` groups with distinct exact matchers; group ``match`` matches ``Bash``
+    and holds ``callbacks`` callbacks, the others one each."""
+    return HookRegistry(
+        {
+            "PreToolUse": [
+                HookMatcher(
+                    matcher="Bash" if g == match else f"Tool{g}",
+                    hooks=[make_callback(i) for i in range(callbacks if g == match else 1)],
+                )
+                for g in range(groups)
+            ]
+        }
+    )
 
 
-async def run_cases(rounds: int, batch: int, profile: bool) -> list[Case]:
+async def run_variants(
+    backend: str, rounds: int, batch: int, spawns: int, profile: bool
+) -> list[Variant]:
     one = registry_with(1, 1, 0)
     ten = registry_with(1, 10, 0)
     big = registry_with(1000, 1, 500)
-    observed = registry_with(1, 1, 0, observers=(Observer(),))
-    unobserved = registry_with(1, 1, 0, observers=())
     typed = HookRegistry({"PreToolUse": [HookMatcher(matcher="Bash", hooks=[typed_callback])]})
     cb1 = [make_callback(0)]
     cb10 = [make_callback(i) for i in range(10)]
+    event = PreToolUseInput(tool_name="Bash", tool_input={"command": "ls -la"}, tool_use_id="tu_1")
+    spawn = spawn_asyncio if backend == "asyncio" else spawn_trio
+
     async with (
         one.session(session_id="bench", cwd="/tmp") as s1,
+        typed.session(session_id="bench", cwd="/tmp") as styped,
         ten.session(session_id="bench", cwd="/tmp") as s10,
         big.session(session_id="bench", cwd="/tmp") as sbig,
-        typed.session(session_id="bench", cwd="/tmp") as styped,
-        observed.session(session_id="bench", cwd="/tmp") as sobs,
-        unobserved.session(session_id="bench", cwd="/tmp") as snone,
     ):
-        event = tool_input()  # the event, as the baseline's PAYLOAD: made once
 
-        async def a() -> Any:
+        async def a_sdk() -> Any:
             return await s1.dispatch(event)
 
-        async def a_built() -> Any:
-            return await s1.dispatch(tool_input())
+        async def a_typed() -> Any:
+            return await styped.dispatch(event)
 
         async def b() -> Any:
             return await s10.dispatch(event)
@@ -241,82 +259,67 @@ async def run_cases(rounds: int, batch: int, profile: bool) -> list[Case]:
         async def c() -> Any:
             return await sbig.dispatch(event)
 
-        async def t() -> Any:
-            return await styped.dispatch(event)
-
-        async def d() -> Any:
-            return await sobs.dispatch(event)
-
-        async def e() -> Any:
-            return await snone.dispatch(event)
-
-        async def base1() -> Any:
+        async def hand1() -> Any:
             return await hand_loop(cb1)
 
-        async def base10() -> Any:
+        async def hand10() -> Any:
             return await hand_loop(cb10)
 
-        backend = "asyncio" if _on_asyncio() else "trio"
-
         async def floor1() -> Any:
-            return await floor_loop(cb1, backend)
+            return await floor_one(cb1)
 
         async def floor10() -> Any:
-            return await floor_loop(cb10, backend)
+            return await floor_parallel(cb10)
 
-        # sanity: both sides answer the same thing
-        assert (await a()).output.permission_decision == "allow"
-        assert (await base1())["hookSpecificOutput"]["permissionDecision"] == "allow"
-        assert (await b()).output.additional_context == "\n".join(f"note {i}" for i in range(1, 10))
-        assert len((await c()).results) == 1
-        assert (await d()).output == (await a()).output == (await e()).output
+        # Sanity: every variant gives the expected answer.
+        notes = "\n".join(f"note {i}" for i in range(1, 10))
+        for fn in (a_sdk, a_typed, c):
+            d = await fn()
+            assert d.output.permission_decision == "allow", d
+            assert len(d.results) == 1, d.results
+        d = await b()
+        assert d.output.permission_decision == "allow", d
+        assert d.output.additional_context == notes, d.output
+        assert len(d.results) == 10, d.results
+        for fn in (hand1, floor1):
+            answer = await fn()
+            assert answer["hookSpecificOutput"]["permissionDecision"] == "allow", answer
+        for fn in (hand10, floor10):
+            answer = await fn()
+            assert answer["hookSpecificOutput"]["additionalContext"] == "note 9", answer
+        await spawn()
 
-        cases = [
-            Case("(a) 1 matching callback", 3.0, a, base1, "hand loop"),
-            Case("(b) 10 matching callbacks", 2.0, b, base10, "hand loop"),
-            Case("(c) 1,000 exact groups, 1 matches", 1.5, c, a, "1-group registry"),
-            Case("(d) 1 callback + no-op Observer()", None, d, a, "no observers"),
-            Case("(e) observers=() vs no observers", 1.05, e, a, "default registry"),
-            Case("(info) (a), input built per dispatch", None, a_built, base1, "hand loop"),
-            Case("(info) 1 typed callback, no JSON", None, t, base1, "hand loop"),
-            Case("(floor) 1 callback + deadline", None, floor1, base1, "hand loop"),
-            Case("(floor) 10 callbacks, tasks + deadline", None, floor10, base10, "hand loop"),
+        unit = Variant("unit: raw spawn of /bin/true", spawn, spawns, vs="")
+        variants = [
+            unit,
+            Variant("(a) 1 callback, SDK-style", a_sdk, batch, target=0.05),
+            Variant("(c) 1,000 exact groups, 1 matches", c, batch, vs="(a) SDK", target=1.5),
+            Variant("(a) 1 callback, typed", a_typed, batch, target=0.05),
+            Variant("(b) 10 callbacks in parallel", b, batch, target=0.25),
+            Variant("(info) hand loop, 1 callback", hand1, batch),
+            Variant("(info) floor, 1 callback + 1 scope", floor1, batch),
+            Variant("(info) hand loop, 10 callbacks", hand10, batch),
+            Variant("(info) floor, 10: task group + scopes", floor10, batch),
         ]
-        for case in cases:  # warm-up
-            await time_batch(case.ours, batch)
-            await time_batch(case.theirs, batch)
+        for v in variants:  # warm-up
+            await v.time_batch()
         for r in range(rounds):
             gc.collect()
-            for case in cases:
-                first, second = (case.ours, case.theirs) if r % 2 == 0 else (case.theirs, case.ours)
-                t1 = await time_batch(first, batch)
-                t2 = await time_batch(second, batch)
-                ours, theirs = (t1, t2) if r % 2 == 0 else (t2, t1)
-                case.t_ours.append(ours)
-                case.t_theirs.append(theirs)
+            for v in variants if r % 2 == 0 else reversed(variants):
+                v.times.append(await v.time_batch())
 
         if profile:
-            for label, fn in (("(a) 1 callback", a), ("(b) 10 callbacks", b)):
+            for label, fn in (("(a) SDK-style", a_sdk), ("(b) 10 callbacks", b)):
                 prof = cProfile.Profile()
                 prof.enable()
                 for _ in range(batch * 5):
                     await fn()
                 prof.disable()
                 out = io.StringIO()
-                stats = pstats.Stats(prof, stream=out).sort_stats("tottime")
-                stats.print_stats(18)
-                print(
-                    f"\n--- cProfile, agent_hooks {label}, {batch * 5} dispatches, by own time ---"
-                )
+                pstats.Stats(prof, stream=out).sort_stats("tottime").print_stats(18)
+                print(f"\n--- cProfile, {label}, {batch * 5} dispatches, by own time ---")
                 print(_trim(out.getvalue()))
-    return cases
-
-
-def _on_asyncio() -> bool:
-    try:
-        return asyncio.current_task() is not None
-    except RuntimeError:
-        return False
+    return variants
 
 
 def _trim(text: str) -> str:
@@ -325,59 +328,75 @@ def _trim(text: str) -> str:
     return "\n".join(line for line in lines[start:] if line.strip())
 
 
-def report(backend: str, cases: list[Case], rounds: int, batch: int) -> None:
+def report(backend: str, variants: list[Variant], rounds: int, batch: int, spawns: int) -> None:
     us = 1e6
+    by_label = {"unit": variants[0], "(a) SDK": variants[1]}
     print(
-        f"\nagent_hooks dispatch benchmark on {backend} "
-        f"(Python {platform.python_version()}, anyio {anyio.__version__ if hasattr(anyio, '__version__') else _version('anyio')})"
+        f"\nagent_hooks dispatch on {backend}: Python {platform.python_version()}, "
+        f"anyio {version('anyio')}"
+        + (f", trio {version('trio')}" if backend == "trio" else "")
+        + f"; {platform.system()} {platform.machine()}"
     )
-    print(CALLBACK_NOTE)
+    print(f"unit = {UNIT_LABEL[backend]}")
     print(
-        f"{rounds} rounds x {batch} dispatches per variant, interleaved; "
-        "microseconds per dispatch; ratio = median of per-round ratios, (min) = min / min\n"
+        f"{rounds} rounds, interleaved; per round {spawns} spawns and {batch} calls per row; "
+        "µs per call (min / median over rounds); ratio = median of per-round ratios"
     )
     header = (
-        f"{'case':36} {'agent_hooks min/med':>20} {'vs':>17} {'min/med':>15} "
-        f"{'ratio':>6} {'(min)':>6} {'target':>7}  result"
+        f"{'row':40} {'min µs':>9} {'med µs':>9}  {'vs':>7} {'ratio':>8}  {'target':>8}  result"
     )
     print(header)
     print("-" * len(header))
-    for c in cases:
-        ours = f"{min(c.t_ours) * us:8.1f} /{statistics.median(c.t_ours) * us:8.1f}"
-        theirs = f"{min(c.t_theirs) * us:6.1f} /{statistics.median(c.t_theirs) * us:6.1f}"
-        if c.target is None:
-            target, verdict = "-", "(no target)"
+    for v in variants:
+        t_min, t_med = min(v.times) * us, statistics.median(v.times) * us
+        if not v.vs:
+            ratio_s, target_s, result = "", "", ""
         else:
-            target = f"<= {c.target:g}x"
-            verdict = "PASS" if c.ratio <= c.target else "MISS"
+            base = by_label[v.vs]
+            ratio = statistics.median(o / b for o, b in zip(v.times, base.times, strict=True))
+            ratio_s = f"{ratio:.2f}x" if v.vs != "unit" else f"{ratio:.4f}"
+            if v.target is None:
+                target_s, result = "-", "info"
+            else:
+                target_s = f"<= {v.target:g}" + ("x" if v.vs != "unit" else "")
+                result = "PASS" if ratio <= v.target else "MISS"
         print(
-            f"{c.label:36} {ours:>20} {c.vs:>17} {theirs:>15} "
-            f"{c.ratio:5.2f}x {c.min_ratio:5.2f}x {target:>7}  {verdict}"
+            f"{v.label:40} {t_min:9.2f} {t_med:9.2f}  {v.vs:>7} {ratio_s:>8}  {target_s:>8}  "
+            f"{result}".rstrip()
         )
-
-
-def _version(dist: str) -> str:
-    from importlib.metadata import version
-
-    return version(dist)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--backend", choices=["asyncio", "trio", "both"], default="both")
-    parser.add_argument("--rounds", type=int, default=40)
-    parser.add_argument("--batch", type=int, default=200)
-    parser.add_argument("--profile", action="store_true", help="print a cProfile of agent_hooks")
+    parser.add_argument("--backend", choices=["asyncio", "trio", "both"], default="asyncio")
+    parser.add_argument("--rounds", type=int, default=20)
+    parser.add_argument("--batch", type=int, default=200, help="calls per row per round")
+    parser.add_argument("--spawns", type=int, default=20, help="unit spawns per round")
+    parser.add_argument("--profile", action="store_true", help="print a cProfile of (a), (b)")
+    parser.add_argument(
+        "--lines-before",
+        metavar="REV",
+        default=None,
+        help="also print agent_hooks' line count at REV and in the working tree",
+    )
     args = parser.parse_args(argv)
     backends = ["asyncio", "trio"] if args.backend == "both" else [args.backend]
     for backend in backends:
-        rounds = args.rounds if backend == "asyncio" else max(5, args.rounds // 4)
-        try:
-            cases = anyio.run(run_cases, rounds, args.batch, args.profile, backend=backend)
-        except ModuleNotFoundError as exc:  # trio not installed
-            print(f"\n{backend}: skipped ({exc})")
-            continue
-        report(backend, cases, rounds, args.batch)
+        variants = anyio.run(
+            run_variants,
+            backend,
+            args.rounds,
+            args.batch,
+            args.spawns,
+            args.profile,
+            backend=backend,
+        )
+        report(backend, variants, args.rounds, args.batch, args.spawns)
+    if args.lines_before:
+        from line_count import report as line_report  # tests/benchmarks is sys.path[0]
+
+        print()
+        print(line_report(args.lines_before))
     return 0
 
 

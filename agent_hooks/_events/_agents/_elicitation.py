@@ -10,8 +10,8 @@ from typing import Any, ClassVar
 
 import attrs
 
-from ..._model import HookInput, HookOutput, Merge, meta
-from ..._names import HookEvent
+from .._model import HookInput, HookOutput, Merge, meta
+from .._names import HookEvent
 from . import ELICITATION_ID, MCP_SERVER_NAME, MODE, ElicitationAction
 
 __all__ = ["ElicitationInput", "ElicitationOutput"]

@@ -9,8 +9,8 @@ from typing import ClassVar
 
 import attrs
 
-from ..._model import HookInput, HookOutput, meta
-from ..._names import HookEvent
+from .._model import HookInput, HookOutput, meta
+from .._names import HookEvent
 from . import TASK_DESCRIPTION, TASK_ID, TASK_SUBJECT, TEAM_NAME
 
 __all__ = ["TaskCreatedInput", "TaskCreatedOutput"]

@@ -9,8 +9,8 @@ from typing import ClassVar
 
 import attrs
 
-from ..._model import HookInput, HookOutput, meta
-from ..._names import HookEvent
+from .._model import HookInput, HookOutput, meta
+from .._names import HookEvent
 from . import COMPACTION_REASON, CONTEXT_LIMIT, INPUT_TOKENS, OUTPUT_TOKENS
 
 __all__ = ["AfterCompactionInput", "AfterCompactionOutput"]

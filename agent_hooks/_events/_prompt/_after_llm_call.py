@@ -9,8 +9,8 @@ from typing import ClassVar
 
 import attrs
 
-from ..._model import HookInput, HookOutput, meta
-from ..._names import HookEvent
+from .._model import HookInput, HookOutput, meta
+from .._names import HookEvent
 from . import AGENT_NAME, LAST_USER_MESSAGE, MODEL_ID
 
 __all__ = ["AfterLLMCallInput", "AfterLLMCallOutput", "LLMUsage"]

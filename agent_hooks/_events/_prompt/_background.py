@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import attrs
 
-from ..._model import meta
+from .._model import meta
 
 __all__ = ["BackgroundTask", "SessionCron"]
 

@@ -10,8 +10,8 @@ from typing import Any, ClassVar
 
 import attrs
 
-from ..._model import HookInput, HookOutput, Merge, meta
-from ..._names import HookEvent
+from .._model import HookInput, HookOutput, Merge, meta
+from .._names import HookEvent
 from . import MODEL_ID
 
 __all__ = ["BeforeLLMCallInput", "BeforeLLMCallOutput"]

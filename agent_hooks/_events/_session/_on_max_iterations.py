@@ -9,8 +9,8 @@ from typing import ClassVar
 
 import attrs
 
-from ..._model import HookInput, HookOutput, meta
-from ..._names import HookEvent
+from .._model import HookInput, HookOutput, meta
+from .._names import HookEvent
 from . import NOTIFICATION_MESSAGE
 
 __all__ = ["OnMaxIterationsInput", "OnMaxIterationsOutput"]

@@ -10,8 +10,8 @@ from typing import ClassVar
 
 import attrs
 
-from ..._model import HookInput, HookOutput, Merge, meta
-from ..._names import HookEvent
+from .._model import HookInput, HookOutput, Merge, meta
+from .._names import HookEvent
 from . import WATCH_PATHS
 
 __all__ = ["SessionStartInput", "SessionStartOutput"]

@@ -10,8 +10,8 @@ from typing import Any, ClassVar, Literal
 
 import attrs
 
-from ..._model import HookInput, HookOutput, Merge, meta
-from ..._names import HookEvent
+from .._model import HookInput, HookOutput, Merge, meta
+from .._names import HookEvent
 from . import AGENT_NAME, METADATA, TOOL_INPUT, TOOL_NAME, TOOL_USE_ID
 
 __all__ = ["PermissionRequestDecision", "PermissionRequestInput", "PermissionRequestOutput"]

@@ -1,0 +1,96 @@
+"""Lazy public names (PEP 562), read off one list.
+
+The public package lists every name once, as ``from .module import Name as Name``
+lines inside ``if TYPE_CHECKING or not install_lazy_exports(__name__):``. Type
+checkers read those imports; at run time :func:`install_lazy_exports` reads the same
+lines from the package's source and installs ``__getattr__``, ``__dir__`` and
+``__all__`` from them, so a name's module is imported on its first use and a
+short-lived process only pays for what it touches. This is how anyio keeps its
+public names in one place.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping
+from types import ModuleType
+from typing import Any
+
+__all__ = ["install_lazy_exports", "lazy_exports_of", "submodule"]
+
+
+def submodule(package: str, name: str) -> ModuleType:
+    """Import ``package.name`` (``name`` relative, without the leading dot) and return it.
+
+    Same result as ``importlib.import_module(f".{name}", package)``, through the
+    ``import`` statement's machinery (``__import__``), so that ``python -X importtime``
+    lists the modules imported this way too.
+
+    Raises:
+        ImportError: as the import statement does.
+    """
+    full = f"{package}.{name}"
+    __import__(full)
+    return sys.modules[full]
+
+
+def lazy_exports_of(source: str) -> dict[str, str]:
+    """The public names listed in ``source`` (a package's ``__init__``) and the module
+    (relative, without the leading dot) each comes from: the ``from .module import
+    Name as Name`` lines of its ``if TYPE_CHECKING ...:`` block.
+
+    Raises:
+        SyntaxError: the source does not parse.
+    """
+    import ast  # (only here: a process that has the source pays for the parser once)
+
+    exports: dict[str, str] = {}
+    for node in ast.parse(source).body:
+        if not (isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)):
+            continue
+        for stmt in node.body:
+            if isinstance(stmt, ast.ImportFrom) and stmt.level == 1 and stmt.module:
+                for alias in stmt.names:
+                    exports[alias.asname or alias.name] = stmt.module
+    return exports
+
+
+def install_lazy_exports(package: str) -> bool:
+    """Give ``package`` a ``__getattr__`` that imports each listed name on first use,
+    a ``__dir__`` and an ``__all__``, all from the one list in its source.
+
+    Returns ``False`` (and installs nothing) when the package's source cannot be read,
+    as in a byte-code-only install: the caller then imports every name at once.
+    """
+    module = sys.modules[package]
+    path = getattr(module, "__file__", None)
+    try:
+        with open(str(path), encoding="utf-8") as f:
+            source = f.read()
+        exports = lazy_exports_of(source)
+    except (OSError, SyntaxError, ValueError):
+        return False
+    if not exports:
+        return False
+    namespace = vars(module)
+    _install(package, namespace, exports)
+    return True
+
+
+def _install(package: str, namespace: dict[str, Any], exports: Mapping[str, str]) -> None:
+    names = sorted(exports)
+
+    def __getattr__(name: str) -> Any:
+        module = exports.get(name)
+        if module is None:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        value = getattr(submodule(package, module), name)
+        namespace[name] = value
+        return value
+
+    def __dir__() -> list[str]:
+        return sorted(set(namespace) | set(names))
+
+    namespace["__getattr__"] = __getattr__
+    namespace["__dir__"] = __dir__
+    namespace["__all__"] = names

@@ -1,0 +1,213 @@
+"""``agent-hooks run``: the whole hook graph as one command hook.
+
+Reads one hook payload (a JSON object) from stdin, dispatches it through the
+hooks of the ``--config`` files (and the standard locations with
+``--discover``) and prints exactly one JSON object: the reduced decision in the
+wire form of the payload's dialect (PascalCase ``hook_event_name``: Claude Code;
+snake_case: Docker Agent), ``{}`` when nobody had an opinion. Exit status 0;
+1 for a payload that is not a JSON object or names no known event (non-blocking
+for every harness); 2 with ``--fail-closed`` when the hooks could not run as
+configured. Diagnostics go to stderr, one line each.
+
+Start-up time matters here (one process per event): everything heavy is
+imported inside :func:`run_hooks`, and only what this command needs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..._config._snapshot import LoadedConfig
+
+__all__ = ["add_load_options", "load_hooks", "register", "run_hooks"]
+
+
+def register(subparsers: Any) -> None:
+    """Add ``run`` to the top-level parser."""
+    run = subparsers.add_parser(
+        "run",
+        help="dispatch one hook payload (stdin) and print the reduced decision (stdout)",
+        description="Read one hook payload, a JSON object, from stdin; run the hooks of the "
+        "--config files through agent_hooks (Python callbacks, shell commands, HTTP hooks in one "
+        "graph) and print the reduced decision as one JSON object in the payload's dialect "
+        "(PascalCase event name: Claude Code; snake_case: Docker Agent); {} when no handler had "
+        "an opinion. Exit status 0; 1 for a payload that is not a JSON object or names no known "
+        "event. Diagnostics go to stderr.",
+    )
+    add_load_options(run)
+    run.add_argument(
+        "--report",
+        action="store_true",
+        help="print a JSON report instead: the decision and, per handler, how it ran",
+    )
+    run.add_argument(
+        "--fail-closed",
+        action="store_true",
+        help="exit 2 (the harness blocks) when the hooks cannot run as configured: a bad "
+        "payload, an unreadable or invalid --config file, a configuration error, an internal "
+        "error",
+    )
+    run.set_defaults(func=run_hooks)
+
+
+def add_load_options(
+    parser: argparse.ArgumentParser,
+    project_default: str = "$CLAUDE_PROJECT_DIR, else the payload's cwd, else .",
+) -> None:
+    """The options that say which hooks to load (shared by ``run`` and ``serve``)."""
+    parser.add_argument(
+        "--config",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="a hook file to load (repeatable; any supported format, detected)",
+    )
+    parser.add_argument(
+        "--format", metavar="FORMAT", help="the format of every --config file (default: detected)"
+    )
+    parser.add_argument(
+        "--project-dir",
+        metavar="DIR",
+        help=f"the project root: project files need trust (default: {project_default})",
+    )
+    parser.add_argument(
+        "--discover",
+        action="store_true",
+        help="also load the standard hook locations (off by default: a harness that calls "
+        "agent-hooks from its own settings would run its own hooks twice)",
+    )
+    parser.add_argument(
+        "--home", metavar="DIR", help="the home directory for --discover (default: ~)"
+    )
+    parser.add_argument(
+        "--trust-project-hooks",
+        action="store_true",
+        help="trust every project hook file (and the Python modules they name) for this run",
+    )
+    parser.add_argument(
+        "--trust-store",
+        metavar="PATH",
+        help="the trust store file (default: $XDG_STATE_HOME/agent_hooks/trust.json)",
+    )
+
+
+def load_hooks(args: argparse.Namespace, project: str | None) -> tuple[LoadedConfig, list[str]]:
+    """The configuration ``args`` name, and the ``--config`` paths that do not exist.
+
+    Raises:
+        ValueError: an unknown ``--format``.
+    """
+    from ..._config._load import load
+    from ..._config._snapshot import combine
+    from ..._config._trust import TrustPolicy, TrustStore
+
+    store = TrustStore(args.trust_store) if args.trust_store else TrustStore()
+    policy = TrustPolicy(store=store, trust_all=bool(args.trust_project_hooks))
+    parts = []
+    missing: list[str] = []
+    if args.discover:
+        from ..._config._discover import discover
+
+        parts.append(discover(project, home=args.home, trust=policy))
+    for path in args.config:
+        config = load(path, format=args.format, project_dir=project, home=args.home, trust=policy)
+        if not config.files:
+            missing.append(path)
+        parts.append(config)
+    if len(parts) == 1:
+        return parts[0], missing
+    return combine(parts), missing
+
+
+def run_hooks(args: argparse.Namespace) -> int:
+    """The ``run`` command."""
+    try:
+        return _run(args)
+    except Exception as exc:  # an internal error: never let a traceback be the answer
+        print(f"agent-hooks: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 2 if args.fail_closed else 1
+
+
+def _fail(message: str, fail_closed: bool) -> int:
+    print(f"agent-hooks: {_one_line(message)}", file=sys.stderr)
+    return 2 if fail_closed else 1
+
+
+def _one_line(text: str) -> str:
+    return text.replace("\r\n", "\n").replace("\r", "\n").replace("\n", "\\n")
+
+
+def _emit(obj: Any) -> None:
+    """One JSON object, UTF-8 (JSON's encoding, whatever the locale), on stdout."""
+    from .._payload import dumps
+
+    sys.stdout.flush()
+    sys.stdout.buffer.write(dumps(obj).encode("utf-8") + b"\n")
+    sys.stdout.buffer.flush()
+
+
+def _run(args: argparse.Namespace) -> int:
+    from ..._base._errors import InvalidPayloadError, UnknownEventError
+    from ..._wire._codec import decode_input
+
+    fail_closed = bool(args.fail_closed)
+    data = sys.stdin.buffer.read()
+    try:
+        decoded = decode_input(data)
+    except (InvalidPayloadError, UnknownEventError) as exc:
+        return _fail(str(exc), fail_closed)
+    project = (
+        args.project_dir or os.environ.get("CLAUDE_PROJECT_DIR") or decoded.input.cwd or os.getcwd()
+    )
+    project = os.path.abspath(project)
+    try:
+        config, missing = load_hooks(args, project)
+    except ValueError as exc:
+        return _fail(str(exc), fail_closed)
+    problems = [f"{path}: no such file" for path in missing]
+    if fail_closed:
+        problems += [str(d) for d in config.errors]
+        if problems:
+            return _fail("hooks cannot run as configured: " + "; ".join(problems), True)
+    for problem in problems:
+        print(f"agent-hooks: {problem}; no hooks loaded from it", file=sys.stderr)
+
+    import anyio
+
+    from .._payload import BridgeResult, diagnostic_lines, dispatch_payload, report_json
+
+    registry = config.registry()
+    answered: list[bool] = []
+
+    def answer(result: BridgeResult) -> None:
+        # Printed as soon as it is decided; fire-and-forget handlers may run on for up
+        # to the registry's background_drain_timeout before the process exits.
+        if args.report:
+            return
+        if result.plain is not None:
+            sys.stdout.buffer.write(result.plain.encode("utf-8") + (b"\n" if result.plain else b""))
+            sys.stdout.buffer.flush()
+        elif result.exit_code == 0 or result.decision is not None:
+            _emit(result.answer)
+        answered.append(True)
+
+    result = anyio.run(
+        lambda: dispatch_payload(
+            decoded, registry, project_dir=project, fail_closed=fail_closed, on_answer=answer
+        )
+    )
+    if result.decision is not None and result.exit_code == 2:
+        # A block the event can only take as exit 2: stderr is the reason, nothing else.
+        print(result.error or "", file=sys.stderr)
+        return 2
+    for line in diagnostic_lines(result):
+        print(line, file=sys.stderr)
+    if args.report:
+        _emit(report_json(result))
+    elif result.error is None and not answered:
+        _emit(result.answer)
+    return result.exit_code

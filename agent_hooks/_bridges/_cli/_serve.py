@@ -1,0 +1,193 @@
+"""``agent-hooks serve``: the hook graph as a long-lived HTTP hook server.
+
+For Claude Code's ``type: "http"`` hooks: POST a payload, get the JSON
+``agent-hooks run`` would print (HTTP 200). Binds to loopback by default and
+requires a bearer token (from an environment variable or a file) unless
+``--no-auth``. SIGINT/SIGTERM stop it gracefully: in-flight requests finish,
+sessions close and drain their background work; a second signal stops at once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ipaddress
+import os
+import sys
+from typing import Any
+
+from ._run import add_load_options
+
+__all__ = ["DEFAULT_PORT", "register", "run_serve"]
+
+DEFAULT_PORT = 8719
+DEFAULT_TOKEN_ENV = "AGENT_HOOKS_TOKEN"
+
+
+def register(subparsers: Any) -> None:
+    """Add ``serve`` to the top-level parser."""
+    serve = subparsers.add_parser(
+        "serve",
+        help='serve the hooks over HTTP (Claude Code\'s type: "http" hooks)',
+        description="Load the hooks of the --config files once and answer hook payloads POSTed "
+        "as JSON with the JSON `agent-hooks run` would print (HTTP 200). Requests need "
+        "'Authorization: Bearer <token>' (the token comes from --token-env or --token-file) "
+        "unless --no-auth. GET /healthz answers without auth. SIGINT/SIGTERM shut down "
+        "gracefully.",
+    )
+    add_load_options(serve, project_default="$CLAUDE_PROJECT_DIR, else .")
+    serve.add_argument(
+        "--host", default="127.0.0.1", help="the address to bind (default: 127.0.0.1)"
+    )
+    serve.add_argument(
+        "--port",
+        type=int,
+        default=DEFAULT_PORT,
+        help=f"the port (default: {DEFAULT_PORT}; 0: any free port, printed on start)",
+    )
+    serve.add_argument(
+        "--token-env",
+        default=DEFAULT_TOKEN_ENV,
+        metavar="NAME",
+        help=f"the environment variable holding the bearer token (default: {DEFAULT_TOKEN_ENV})",
+    )
+    serve.add_argument(
+        "--token-file", metavar="PATH", help="read the bearer token from this file instead"
+    )
+    serve.add_argument(
+        "--no-auth", action="store_true", help="accept requests without a bearer token"
+    )
+    serve.add_argument(
+        "--max-body",
+        type=int,
+        default=1_048_576,
+        metavar="BYTES",
+        help="the largest request body accepted (default: 1 MiB; larger: 413)",
+    )
+    serve.add_argument(
+        "--grace",
+        type=float,
+        default=10.0,
+        metavar="SECONDS",
+        help="how long a shutdown waits for in-flight requests (default: 10)",
+    )
+    serve.set_defaults(func=run_serve)
+
+
+def _token(args: argparse.Namespace) -> tuple[str | None, str | None]:
+    """``(token, error)``."""
+    if args.no_auth:
+        return None, None
+    if args.token_file:
+        try:
+            with open(args.token_file, encoding="utf-8") as f:
+                token = f.read().strip()
+        except OSError as exc:
+            return None, f"cannot read --token-file {args.token_file}: {exc.strerror or exc}"
+        if not token:
+            return None, f"--token-file {args.token_file} is empty"
+        return token, None
+    token = os.environ.get(args.token_env, "").strip()
+    if not token:
+        return None, (
+            f"no bearer token: set ${args.token_env} (or --token-env NAME), pass --token-file "
+            "PATH, or serve without auth with --no-auth"
+        )
+    return token, None
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _log(line: str) -> None:
+    print(f"agent-hooks serve: {line}", file=sys.stderr, flush=True)
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    """The ``serve`` command."""
+    token, error = _token(args)
+    if error is not None:
+        _log(error)
+        return 2
+    if args.max_body <= 0:
+        _log("--max-body must be positive")
+        return 2
+    if args.no_auth and not _is_loopback(args.host):
+        _log(f"warning: serving on {args.host} without auth: anyone who can reach it runs hooks")
+
+    from ..._handlers._http import _h11
+    from ._run import load_hooks
+
+    try:
+        _h11()
+    except Exception as exc:
+        _log(str(exc))
+        return 2
+    project = os.path.abspath(
+        args.project_dir or os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd()
+    )
+    try:
+        config, missing = load_hooks(args, project)
+    except ValueError as exc:
+        _log(str(exc))
+        return 2
+    for path in missing:
+        _log(f"{path}: no such file; no hooks loaded from it")
+    if not any(sg.groups for sg in config.sources):
+        _log("warning: no hooks loaded: every request will be answered with {}")
+
+    import anyio
+
+    try:
+        anyio.run(_serve, args, config.registry(), token, project)
+    except KeyboardInterrupt:  # pragma: no cover - a signal before the handlers were set
+        return 130
+    return 0
+
+
+async def _serve(args: argparse.Namespace, registry: Any, token: str | None, project: str) -> None:
+    import signal
+
+    import anyio
+
+    from .._server import HookServer
+
+    server = HookServer(
+        registry,
+        host=args.host,
+        port=args.port,
+        token=token,
+        require_auth=not args.no_auth,
+        max_body=args.max_body,
+        project_dir=project,
+        shutdown_grace=args.grace,
+        log=_log,
+    )
+    with anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(_watch_signals, signals, server, tg.cancel_scope)
+            await tg.start(_run_until_stopped, server, tg.cancel_scope)
+            _log(f"listening on {server.url}")
+
+
+async def _run_until_stopped(server: Any, scope: Any, *, task_status: Any) -> None:
+    await server.run(task_status=task_status)
+    scope.cancel()  # the signal watcher
+    _log("stopped")
+
+
+async def _watch_signals(signals: Any, server: Any, scope: Any) -> None:
+    import signal
+
+    async for signum in signals:
+        if server.stopping:
+            _log("second signal: stopping now")
+            scope.cancel()
+            return
+        _log(f"{signal.Signals(signum).name}: shutting down (in-flight requests finish)")
+        server.shutdown()

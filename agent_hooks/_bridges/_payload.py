@@ -1,0 +1,233 @@
+"""The whole hook graph as one hook: one payload in, one reduced answer out.
+
+Used by ``agent-hooks run`` (one process per event, for harnesses that call a
+command hook), by ``agent-hooks serve`` (Claude Code's ``type: "http"`` hooks)
+and by the Claude Agent SDK adapter. The answer is the reduced decision in the
+wire form of the payload's dialect (PascalCase event name: claude; snake_case:
+docker), carrying only fields that say something; ``{}`` when nobody had an
+opinion.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import attrs
+
+from .._base._diagnostics import Diagnostic, Severity
+from .._base._errors import InvalidPayloadError, UnknownEventError
+from .._dispatch._compiled import CompiledRegistry
+from .._dispatch._decision import Decision
+from .._dispatch._registry import HookRegistry
+from .._dispatch._session import Session
+from .._events._capabilities import CAPABILITIES
+from .._events._model import HookOutput
+from .._wire._codec import DecodedInput, decode_input, encode_output
+from .._wire._dialects import WireFormat
+
+__all__ = [
+    "BridgeResult",
+    "answer_json",
+    "diagnostic_lines",
+    "dispatch_payload",
+    "dumps",
+    "one_line",
+    "report_json",
+]
+
+
+@attrs.frozen(kw_only=True)
+class BridgeResult:
+    """What a bridge prints and how it exits.
+
+    ``answer`` is the JSON object for stdout; ``diagnostics`` go to stderr, one
+    line each; ``exit_code`` is 0 (answered), 1 (bad payload or internal error:
+    non-blocking for every harness) or 2 (``fail_closed`` and an internal error:
+    the harness blocks with ``error`` as the reason).
+    """
+
+    answer: dict[str, Any]
+    exit_code: int = 0
+    error: str | None = None
+    diagnostics: tuple[Diagnostic, ...] = ()
+    decision: Decision[Any] | None = None
+    wire: WireFormat = "claude"
+    plain: str | None = None
+    """Plain text to print instead of ``answer`` (WorktreeCreate's path), when set."""
+
+
+def answer_json(output: HookOutput, wire: WireFormat) -> dict[str, Any]:
+    """The reduced answer as wire JSON, without fields that say nothing
+    (``continue: true``, ``suppressOutput: false``)."""
+    if output.continue_ is True or output.suppress_output is False:
+        output = attrs.evolve(
+            output,
+            continue_=None if output.continue_ is True else output.continue_,
+            suppress_output=None if output.suppress_output is False else output.suppress_output,
+        )
+    return encode_output(output, wire)
+
+
+async def dispatch_payload(
+    data: bytes | str | Mapping[str, Any] | DecodedInput,
+    registry: HookRegistry | None,
+    *,
+    project_dir: str | None = None,
+    fail_closed: bool = False,
+    session: Session | None = None,
+    on_answer: Callable[[BridgeResult], None] | None = None,
+) -> BridgeResult:
+    """Decode one payload, dispatch it through ``registry`` (in ``session`` when
+    given, else in a one-off session) and return the reduced answer. Never raises
+    for bad payloads or failing hooks. ``registry`` may be ``None`` when ``session``
+    is given (the session's snapshot is used). ``data`` may be a payload its caller
+    decoded already (:func:`~agent_hooks._wire._codec.decode_input`).
+
+    ``on_answer`` is called with the result as soon as it is decided, before a
+    one-off session closes (closing waits for fire-and-forget handlers, up to the
+    registry's ``background_drain_timeout``): the answer never waits for them."""
+    if isinstance(data, DecodedInput):
+        decoded = data
+    else:
+        try:
+            decoded = decode_input(data)
+        except (InvalidPayloadError, UnknownEventError) as exc:
+            return _failure(str(exc), fail_closed)
+    hook_input = decoded.input
+    project = project_dir or os.environ.get("CLAUDE_PROJECT_DIR") or hook_input.cwd
+    result: BridgeResult | None = None
+
+    if session is not None:
+        compiled = session.compiled
+    elif registry is not None:
+        compiled = registry.compile()
+    else:
+        raise TypeError("dispatch_payload needs a registry or a session")
+
+    def decided(decision: Decision[Any]) -> BridgeResult:
+        done = _result(decoded, compiled, decision)
+        if on_answer is not None:
+            on_answer(done)
+        return done
+
+    try:
+        if session is not None:
+            result = decided(await session.dispatch(hook_input))
+        else:
+            assert registry is not None
+            async with registry.session(
+                session_id=hook_input.session_id, cwd=hook_input.cwd, project_dir=project
+            ) as one_off:
+                result = decided(await one_off.dispatch(hook_input))
+    except Exception as exc:  # an internal error, never a hook's: hooks are contained
+        if result is not None:  # answered already; the failure came while closing
+            return result
+        return _failure(f"agent_hooks internal error: {type(exc).__name__}: {exc}", fail_closed)
+    return result
+
+
+def _result(
+    decoded: DecodedInput, compiled: CompiledRegistry, decision: Decision[Any]
+) -> BridgeResult:
+    """The answer of a decision, in the payload's wire format.
+
+    Two events have no JSON form for some decisions, and the bridge answers as their
+    harness expects instead: a block on an event whose block is exit-code-only
+    (TeammateIdle, TaskCompleted) exits 2 with the reason on stderr; an event whose
+    command hooks answer with plain stdout (WorktreeCreate: the path) prints that text.
+    """
+    spec = CAPABILITIES[decision.event]
+    answer = answer_json(decision.output, decoded.wire)
+    exit_code = 0
+    error: str | None = None
+    plain: str | None = None
+    if decision.blocked and not spec.json_block:
+        exit_code, error = 2, decision.reason or f"blocked by a {spec.event.value} hook"
+        answer = {k: v for k, v in answer.items() if k not in ("decision", "reason")}
+    elif (
+        spec.plain_stdout
+        and not spec.plain_stdout.startswith("additional")
+        and decoded.wire == "claude"
+    ):
+        value = getattr(decision.output, spec.plain_stdout, None)
+        if decision.blocked:
+            exit_code, error = 2, decision.reason or f"blocked by a {spec.event.value} hook"
+        plain = value if isinstance(value, str) else ""
+    return BridgeResult(
+        answer=answer,
+        exit_code=exit_code,
+        error=error,
+        plain=plain,
+        diagnostics=(*decoded.diagnostics, *compiled.diagnostics, *decision.diagnostics),
+        decision=decision,
+        wire=decoded.wire,
+    )
+
+
+def _failure(message: str, fail_closed: bool) -> BridgeResult:
+    return BridgeResult(answer={}, exit_code=2 if fail_closed else 1, error=message)
+
+
+def report_json(result: BridgeResult) -> dict[str, Any]:
+    """``--report``: the decision plus, per handler in order, who it is and how it ran."""
+    decision = result.decision
+    handlers = []
+    if decision is not None:
+        for r in decision.results:
+            info = r.handler
+            handlers.append(
+                {
+                    "name": info.name if info else None,
+                    "source": info.source if info else None,
+                    "matcher": info.matcher if info else None,
+                    "kind": info.kind if info else None,
+                    "outcome": r.outcome.value,
+                    "exit_code": r.exit_code,
+                    "reason": r.reason,
+                    "duration_ms": round(r.duration * 1000, 3),
+                    "diagnostics": [_diag_json(d) for d in r.diagnostics],
+                }
+            )
+    return {
+        "event": decision.event.value if decision else None,
+        "decision": result.answer,
+        "handlers": handlers,
+        "diagnostics": [_diag_json(d) for d in result.diagnostics],
+        "error": result.error,
+    }
+
+
+def _diag_json(d: Diagnostic) -> dict[str, Any]:
+    return {
+        "code": d.code.value,
+        "severity": d.severity.value,
+        "message": d.message,
+        "source": d.source,
+        "location": d.location,
+        "handler": d.handler,
+    }
+
+
+def one_line(text: str) -> str:
+    """``text`` on one line: line breaks written as ``\\n``."""
+    return text.replace("\r\n", "\n").replace("\r", "\n").replace("\n", "\\n")
+
+
+def diagnostic_lines(result: BridgeResult) -> list[str]:
+    """Lines for stderr, one per message: the error first, then every diagnostic worth
+    a line (not the ``info`` ones)."""
+    lines = [f"agent-hooks: {one_line(result.error)}"] if result.error else []
+    lines += [
+        f"agent-hooks: {one_line(str(d))}"
+        for d in result.diagnostics
+        if d.severity is not Severity.INFO
+    ]
+    return lines
+
+
+def dumps(obj: Any) -> str:
+    """Compact JSON for stdout."""
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)

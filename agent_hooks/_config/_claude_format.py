@@ -1,0 +1,91 @@
+"""The Claude Code hook file format: ``{"hooks": {Event: [{"matcher", "hooks": [...]}]}}``,
+in a settings file or a plugin's ``hooks/hooks.json``.
+
+The same shape is read for Codex's ``hooks.json`` and hel's ``.hel/hooks.json``
+(see their modules).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from .._base._diagnostics import DiagnosticCode, Severity
+from ._common import BuildContext, Built, ParseFailed, decode_json, describe, parse_hooks_mapping
+
+__all__ = ["build_hooks_document", "hooks_file_builder", "settings_builder", "settings_probe"]
+
+_HOOKS_FILE_KEYS = frozenset({"hooks", "description", "$schema"})
+
+
+def build_hooks_document(
+    doc: Any,
+    ctx: BuildContext,
+    *,
+    settings: bool,
+    allowed_keys: frozenset[str] = _HOOKS_FILE_KEYS,
+) -> Built:
+    """Groups from a parsed Claude-shaped document (settings or a hooks file)."""
+    built = Built()
+    if not isinstance(doc, Mapping):
+        ctx.report(
+            DiagnosticCode.INVALID_CONFIG,
+            f"the top level must be an object with 'hooks', got {describe(doc)}; file skipped",
+        )
+        return built
+    if settings:
+        for key in ("disableAllHooks", "allowManagedHooksOnly"):
+            value = doc.get(key)
+            if value is None:
+                continue
+            if isinstance(value, bool):
+                built.flags[key] = value
+            else:
+                ctx.report(
+                    DiagnosticCode.INVALID_CONFIG,
+                    f"{key!r} must be true or false, got {describe(value)}; ignored",
+                    location=key,
+                )
+    else:
+        for key in doc:
+            if key not in allowed_keys:
+                ctx.report(
+                    DiagnosticCode.INVALID_CONFIG,
+                    f"unknown top-level field {key!r}; ignored",
+                    location=str(key),
+                    severity=Severity.WARNING,
+                )
+    hooks = doc.get("hooks")
+    if hooks is not None:
+        built.groups = parse_hooks_mapping(hooks, "hooks", ctx)
+    return built
+
+
+def settings_probe(data: bytes) -> bool:
+    """Whether a settings file says anything about hooks (else it needs no trust)."""
+    try:
+        doc = json.loads(data.decode("utf-8-sig") or "{}")
+    except ValueError:
+        return True
+    if not isinstance(doc, dict):
+        return True
+    return any(
+        doc.get(k) is not None for k in ("hooks", "disableAllHooks", "allowManagedHooksOnly")
+    )
+
+
+def settings_builder(data: bytes, ctx: BuildContext) -> Built:
+    """Builder of Claude Code settings files (other settings keys are not ours to judge)."""
+    doc = decode_json(data, ctx)
+    if doc is ParseFailed:
+        return Built()
+    return build_hooks_document(doc, ctx, settings=True)
+
+
+def hooks_file_builder(data: bytes, ctx: BuildContext) -> Built:
+    """Builder of stand-alone hooks files (plugin ``hooks/hooks.json``, Codex, hel)."""
+    doc = decode_json(data, ctx)
+    if doc is ParseFailed:
+        return Built()
+    return build_hooks_document(doc, ctx, settings=False)

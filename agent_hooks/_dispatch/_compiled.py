@@ -1,0 +1,151 @@
+"""The compiled snapshot a session dispatches through: every node placed in order with
+what dispatch needs worked out once, an index per event, and the options to run with.
+
+:func:`~agent_hooks._dispatch._registry.HookRegistry.compile` builds it; nothing here
+changes after that (except the per-loop process limiters).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping
+from typing import Any, Literal
+
+import anyio
+import anyio.lowlevel
+import attrs
+
+from .._base._diagnostics import Diagnostic
+from .._events._capabilities import EventSpec
+from .._events._model import HookInput
+from .._events._names import HookEvent
+from .._handlers._limits import default_process_limit
+from .._handlers._nodes import HandlerInfo, HandlerNode, OnError
+from .._wire._dialects import Dialect
+from ._matching import CompiledMatcher, IfRule
+from ._observe import Observer
+
+__all__ = ["CompiledNode", "CompiledRegistry", "DispatchOptions", "EventIndex", "Execution", "Group"]
+
+Execution = Literal["parallel", "chained"]
+"""``parallel``: every matching handler starts at once (the default); ``chained``:
+one after another, each seeing the input as rewritten by the previous ones."""
+
+
+@attrs.frozen(kw_only=True)
+class DispatchOptions:
+    """The registry options a session runs with (see :class:`~agent_hooks.HookRegistry`)."""
+
+    stop_on_block: bool
+    stop_continuation_cap: int
+    max_processes: int | None
+    session_end_timeout: float
+    background_drain_timeout: float
+    secret_env_patterns: tuple[str, ...]
+    observers: tuple[Observer, ...]
+
+
+@attrs.frozen(kw_only=True)
+class CompiledNode:
+    """A node as placed in the snapshot, with everything dispatch needs precomputed."""
+
+    node: HandlerNode
+    event: HookEvent
+    info: HandlerInfo
+    ordinal: int
+    timeout: float
+    on_error: OnError
+    timeout_blocks: bool
+    dialect: Dialect
+    env: Mapping[str, str]
+    if_rule: IfRule | None
+
+
+@attrs.frozen
+class Group:
+    """A matcher group as compiled: its place in the order, its matcher, its nodes."""
+
+    ordinal: int
+    matcher: CompiledMatcher
+    nodes: tuple[CompiledNode, ...]
+
+
+def unique(nodes: tuple[CompiledNode, ...]) -> tuple[CompiledNode, ...]:
+    """Nodes with identical commands once (the first in order stays)."""
+    seen: set[Hashable] = set()
+    kept = []
+    for n in nodes:
+        key = n.node.dedupe_key
+        if key is not None:
+            if key in seen:
+                continue
+            seen.add(key)
+        kept.append(n)
+    return tuple(kept)
+
+
+@attrs.frozen
+class EventIndex:
+    """One event's groups, sorted for selection: those matching every value, those
+    naming exact values (looked up by value), and the regular expressions."""
+
+    spec: EventSpec
+    always: tuple[Group, ...]
+    exact: Mapping[str, tuple[Group, ...]]
+    regex: tuple[Group, ...]
+    static: tuple[CompiledNode, ...] | None
+    """When every group matches everything: the node list, identical commands once."""
+
+    def select(self, value: str | None) -> tuple[CompiledNode, ...]:
+        """The nodes whose groups match ``value``, in configuration order."""
+        if self.static is not None:
+            return self.static
+        if value is not None and self.spec.matcher_basename:
+            value = value.replace("\\", "/").rsplit("/", 1)[-1]
+        groups = list(self.always)
+        if value is not None:
+            groups.extend(self.exact.get(value, ()))
+        groups.extend(g for g in self.regex if g.matcher.matches(value))
+        groups.sort(key=lambda g: g.ordinal)
+        return unique(tuple(n for g in groups for n in g.nodes))
+
+
+@attrs.frozen(kw_only=True)
+class CompiledRegistry:
+    """The immutable, compiled snapshot that sessions dispatch through."""
+
+    options: DispatchOptions
+    diagnostics: tuple[Diagnostic, ...]
+    nodes: Mapping[HookEvent, tuple[CompiledNode, ...]]
+    """Every enabled node per event, in order (for reports and ``check``)."""
+    disabled: tuple[CompiledNode, ...]
+    tool_aliases: Mapping[str, str]
+    """The registry's tool aliases as compiled (later edits of the dict change nothing)."""
+    execution: Mapping[HookEvent, Execution]
+    """``parallel`` or ``chained`` for every event: the registry's option, else the table."""
+    index: Mapping[HookEvent, EventIndex]
+    _limiters: dict[Any, anyio.CapacityLimiter] = attrs.field(
+        factory=dict, init=False, eq=False, repr=False
+    )
+
+    def process_limiter(self) -> anyio.CapacityLimiter:
+        """The limiter of hook processes shared by every session of this snapshot, one per
+        event loop (a limiter belongs to the loop it waits on): ``max_processes`` bounds
+        the processes of the whole registry, not of each session."""
+        token = anyio.lowlevel.current_token()
+        limiter = self._limiters.get(token)
+        if limiter is None:
+            if len(self._limiters) > 16:  # loops come and go (tests, anyio.run calls)
+                self._limiters.clear()
+            limiter = self._limiters[token] = anyio.CapacityLimiter(
+                self.options.max_processes or default_process_limit()
+            )
+        return limiter
+
+    def select(self, event: HookEvent, input: HookInput[Any]) -> tuple[CompiledNode, ...]:
+        """The nodes that run for ``input``, in configuration order, identical commands once."""
+        idx = self.index.get(event)
+        if idx is None:
+            return ()
+        field = idx.spec.matcher_field
+        value = getattr(input, field, None) if field else None
+        return idx.select(value if isinstance(value, str) else None)

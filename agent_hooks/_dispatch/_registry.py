@@ -1,0 +1,505 @@
+"""Registration: HookMatcher groups from Python and from files, compiled once into an
+immutable snapshot that dispatch only has to walk.
+
+Order is fixed here, never at dispatch time: source precedence (lower first,
+stable for equal precedence), then group order within the source, then handler
+order within the group. Every handler kind has already become a
+:class:`~agent_hooks._handlers._nodes.HandlerNode`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from types import MappingProxyType
+from typing import Any, Literal
+
+import attrs
+
+from .._base._diagnostics import Diagnostic, DiagnosticCode, Severity
+from .._base._errors import RegistrationError
+from .._events._capabilities import CAPABILITIES, EventSpec
+from .._events._names import HookEvent, parse_event
+from .._handlers._callbacks import callback_node
+from .._handlers._nodes import Handler, HandlerInfo, HandlerNode, OnError
+from .._wire._dialects import CLAUDE, DOCKER, Dialect
+from ._compiled import (
+    CompiledNode,
+    CompiledRegistry,
+    DispatchOptions,
+    EventIndex,
+    Execution,
+    Group,
+    unique,
+)
+from ._matching import CompiledMatcher, IfRule, compile_matcher, parse_if_rule
+from ._observe import Observer
+from ._session import Session
+
+__all__ = [
+    "HookMatcher",
+    "HookRegistry",
+    "MatcherGroup",
+    "Source",
+    "SourcedGroups",
+    "to_node",
+]
+
+DEFAULT_STOP_CAP = 8
+
+
+@attrs.define
+class HookMatcher:
+    """A matcher and the handlers it guards: the Claude Agent SDK's ``HookMatcher``.
+
+    ``hooks`` mixes Python callbacks (either signature), :class:`CommandHook`,
+    :class:`CallbackHook` and any other :class:`Handler`. ``timeout`` (seconds)
+    applies to handlers that do not set their own.
+    """
+
+    matcher: str | None = None
+    hooks: list[Any] = attrs.Factory(list)
+    timeout: float | None = None
+    on_failure: Literal["continue", "block"] | None = None
+    """The Claude Agent SDK's failure switch for the group: ``block`` fails closed
+    (like ``on_error="block"``), ``continue`` fails open."""
+
+
+@attrs.frozen(kw_only=True)
+class Source:
+    """Where groups come from: a label for reports, a precedence, a dialect.
+
+    Lower ``precedence`` runs and reduces first. ``env`` adds variables for the
+    source's command handlers (plugin roots).
+    """
+
+    label: str = "python"
+    precedence: int = 0
+    dialect: Dialect = CLAUDE
+    env: Mapping[str, str] = attrs.field(factory=dict)
+
+
+@attrs.frozen(kw_only=True)
+class MatcherGroup:
+    """One matcher group, its handlers already nodes."""
+
+    event: HookEvent
+    matcher: str | None = None
+    nodes: tuple[HandlerNode, ...] = ()
+    timeout: float | None = None
+    on_error: OnError | None = None
+    """Failure policy for the group's handlers that set none."""
+    location: str | None = None
+    """Where the group is in its source (``PreToolUse[0]``)."""
+    node_locations: tuple[str | None, ...] = ()
+
+
+@attrs.frozen(kw_only=True)
+class SourcedGroups:
+    """A source's groups plus what its loader had to say."""
+
+    source: Source
+    groups: tuple[MatcherGroup, ...] = ()
+    diagnostics: tuple[Diagnostic, ...] = ()
+
+
+def to_node(handler: Any) -> HandlerNode:
+    """Normalise one entry of ``HookMatcher.hooks`` into a node.
+
+    Raises:
+        RegistrationError: it is neither a node, a :class:`Handler`, nor a callable
+            with an accepted signature.
+    """
+    if isinstance(handler, HandlerNode):
+        return handler
+    if isinstance(handler, Handler):
+        return handler.to_node()
+    if callable(handler):
+        return callback_node(handler)
+    raise RegistrationError(
+        f"hook {handler!r} is not a callable, a CommandHook, a CallbackHook or a HandlerNode"
+    )
+
+
+_SDK_FAILURE: Mapping[str, OnError] = {"block": "block", "continue": "warn"}
+
+
+def _groups_from_hooks(
+    hooks: Mapping[HookEvent | str, Sequence[HookMatcher]],
+) -> tuple[MatcherGroup, ...]:
+    groups: list[MatcherGroup] = []
+    for key, matchers in hooks.items():
+        event = parse_event(key)
+        if isinstance(matchers, HookMatcher):
+            matchers = [matchers]
+        for gi, m in enumerate(matchers):
+            if not isinstance(m, HookMatcher):
+                raise RegistrationError(
+                    f"hooks[{key!r}][{gi}] is {type(m).__name__}, expected HookMatcher"
+                )
+            nodes = []
+            if (
+                callable(m.hooks)
+                or isinstance(m.hooks, (str, bytes))
+                or not isinstance(m.hooks, Iterable)
+            ):
+                raise RegistrationError(
+                    f"hooks[{event.value!r}][{gi}].hooks must be a list of handlers, got "
+                    f"{type(m.hooks).__name__} (write hooks=[fn], not hooks=fn)"
+                )
+            for hi, h in enumerate(m.hooks):
+                try:
+                    nodes.append(to_node(h))
+                except RegistrationError as exc:
+                    raise RegistrationError(
+                        f"hooks[{event.value!r}][{gi}].hooks[{hi}]: {exc}"
+                    ) from None
+            groups.append(
+                MatcherGroup(
+                    event=event,
+                    matcher=m.matcher,
+                    nodes=tuple(nodes),
+                    timeout=m.timeout,
+                    on_error=_SDK_FAILURE.get(m.on_failure) if m.on_failure else None,
+                    location=f"{event.value}[{gi}]",
+                    node_locations=tuple(
+                        f"{event.value}[{gi}].hooks[{hi}]" for hi in range(len(nodes))
+                    ),
+                )
+            )
+    return tuple(groups)
+
+
+@attrs.frozen(kw_only=True, init=False)  # the __init__ below; attrs adds __attrs_init__
+class HookRegistry:
+    """Hook groups from any number of sources, and the options dispatch runs with.
+
+    Registries are values: :meth:`add` and :meth:`evolve` return new registries;
+    editing a ``HookMatcher`` after registering it changes nothing (handlers
+    become nodes when registered). Build one from the Claude Agent SDK's shape::
+
+        registry = HookRegistry({"PreToolUse": [HookMatcher(matcher="Bash", hooks=[check])]})
+
+    Options:
+        tool_aliases: tool names of your agent -> public names (``{"shell": "Bash"}``);
+            matchers, ``if`` rules and scripts see the public name.
+        on_error: failure policy for handlers that set none: one policy, or per event.
+        execution: ``parallel`` or ``chained`` per event, overriding the table.
+        stop_on_block: in chained execution, stop at the first handler that blocks
+            (the harness of seed 001).
+        stop_continuation_cap: consecutive Stop blocks honoured before they are not.
+        max_processes: how many hook processes may run at once (default: from CPUs).
+        session_end_timeout: the budget of a SessionEnd dispatch, which runs shielded.
+        background_drain_timeout: how long a closing session waits for background work.
+        secret_env_patterns: substrings of environment names withheld from hook processes.
+        observers: :class:`~agent_hooks.Observer` objects told about every dispatch and
+            handler of every session (progress display, logging, tracing).
+    """
+
+    sources: tuple[SourcedGroups, ...] = ()
+    tool_aliases: Mapping[str, str] = attrs.field(factory=dict)
+    on_error: OnError | Mapping[HookEvent | str, OnError] | None = None
+    execution: Mapping[HookEvent | str, Execution] = attrs.field(factory=dict)
+    stop_on_block: bool = False
+    stop_continuation_cap: int = DEFAULT_STOP_CAP
+    max_processes: int | None = None
+    session_end_timeout: float = 1.5
+    background_drain_timeout: float = 5.0
+    secret_env_patterns: tuple[str, ...] = ("KEY", "TOKEN", "SECRET", "PASSWORD", "APIKEY")
+    observers: tuple[Observer, ...] = ()
+    _cache: list[CompiledRegistry] = attrs.field(factory=list, init=False, eq=False, repr=False)
+
+    def __init__(
+        self,
+        hooks: Mapping[HookEvent | str, Sequence[HookMatcher]] | None = None,
+        *,
+        source: Source | str = "python",
+        sources: Iterable[SourcedGroups] = (),
+        **options: Any,
+    ) -> None:
+        src = source if isinstance(source, Source) else Source(label=source)
+        all_sources = tuple(sources)
+        if hooks:
+            all_sources = (
+                SourcedGroups(source=src, groups=_groups_from_hooks(hooks)),
+                *all_sources,
+            )
+        self.__attrs_init__(sources=all_sources, **options)
+        self._validate()
+
+    def _validate(self) -> None:
+        """Options are checked when the registry is built, not when it is first used.
+
+        Raises:
+            RegistrationError: a policy or execution mode that does not exist.
+            UnknownEventError: an event key nobody knows.
+        """
+        policies = ("warn", "ignore", "block")
+        if isinstance(self.on_error, str) or self.on_error is None:
+            by_event: Mapping[HookEvent | str, Any] = {}
+            if self.on_error is not None and self.on_error not in policies:
+                raise RegistrationError(
+                    f"on_error must be warn, ignore or block, got {self.on_error!r}"
+                )
+        else:
+            by_event = self.on_error
+        for key, value in by_event.items():
+            parse_event(key)
+            if value not in policies:
+                raise RegistrationError(
+                    f"on_error[{key!r}] must be warn, ignore or block, got {value!r}"
+                )
+        for key, mode in self.execution.items():
+            parse_event(key)
+            if mode not in ("parallel", "chained"):
+                raise RegistrationError(
+                    f"execution[{key!r}] must be 'parallel' or 'chained', got {mode!r}"
+                )
+        for key in self.tool_aliases:
+            if not isinstance(key, str) or not isinstance(self.tool_aliases[key], str):
+                raise RegistrationError("tool_aliases must map tool names to tool names (strings)")
+        if self.stop_continuation_cap < 0:
+            raise RegistrationError("stop_continuation_cap must be 0 or more")
+        if self.max_processes is not None and self.max_processes < 1:
+            raise RegistrationError("max_processes must be at least 1")
+
+    def add(
+        self,
+        other: HookRegistry | SourcedGroups | Mapping[HookEvent | str, Sequence[HookMatcher]],
+        *,
+        source: Source | str | None = None,
+    ) -> HookRegistry:
+        """A new registry with more groups: another registry's sources, a loader's
+        :class:`SourcedGroups`, or a ``{event: [HookMatcher]}`` mapping (with ``source``)."""
+        if isinstance(other, HookRegistry):
+            extra = other.sources
+        elif isinstance(other, SourcedGroups):
+            extra = (other,)
+        else:
+            src = source if isinstance(source, Source) else Source(label=source or "python")
+            extra = (SourcedGroups(source=src, groups=_groups_from_hooks(other)),)
+        return attrs.evolve(self, sources=(*self.sources, *extra))
+
+    def evolve(self, **options: Any) -> HookRegistry:
+        """A new registry with other options (``tool_aliases``, ``on_error``, ...).
+
+        Raises:
+            RegistrationError, UnknownEventError: as the constructor.
+        """
+        return attrs.evolve(self, **options)
+
+    @property
+    def diagnostics(self) -> tuple[Diagnostic, ...]:
+        """What loading and compiling had to say (dropped groups, ignored matchers)."""
+        return self.compile().diagnostics
+
+    def compile(self) -> CompiledRegistry:
+        """The compiled snapshot (built once, then cached)."""
+        cache = self._cache
+        if not cache:
+            cache.append(_compile(self))
+        return cache[0]
+
+    def session(self, **kwargs: Any) -> Session:
+        """Open a session: ``async with registry.session(session_id=..., cwd=...) as s``.
+
+        See :class:`~agent_hooks.Session` for the arguments.
+        """
+        return Session(self.compile(), **kwargs)
+
+    def _policy(self, event: HookEvent) -> OnError | None:
+        if self.on_error is None or isinstance(self.on_error, str):
+            return self.on_error
+        for key, value in self.on_error.items():
+            if parse_event(key) is event:
+                return value
+        return None
+
+    def execution_for(self, event: HookEvent) -> Execution:
+        """``chained`` or ``parallel`` for an event: the option, else the table."""
+        for key, value in self.execution.items():
+            if parse_event(key) is event:
+                return value
+        return "chained" if CAPABILITIES[event].chained else "parallel"
+
+
+def _compile(reg: HookRegistry) -> CompiledRegistry:
+    diags: list[Diagnostic] = []
+    ordered = sorted(enumerate(reg.sources), key=lambda p: (p[1].source.precedence, p[0]))
+    per_event: dict[HookEvent, list[Group]] = {}
+    disabled: list[CompiledNode] = []
+    ordinal = 0
+    for _, sg in ordered:
+        diags.extend(sg.diagnostics)
+        src = sg.source
+        if src.env:  # a copy: editing the caller's dict after compiling changes nothing
+            src = attrs.evolve(src, env=MappingProxyType(dict(src.env)))
+        for group in sg.groups:
+            spec = CAPABILITIES[group.event]
+            where = {"source": src.label, "location": group.location}
+            try:
+                matcher = _group_matcher(spec, group, src.dialect, diags, where)
+            except _DropGroup:
+                continue
+            nodes: list[CompiledNode] = []
+            for hi, node in enumerate(group.nodes):
+                loc = group.node_locations[hi] if hi < len(group.node_locations) else None
+                cn = _compile_node(reg, spec, group, src, node, ordinal, loc, diags)
+                ordinal += 1
+                if cn is None:
+                    continue
+                if node.disabled is not None:
+                    disabled.append(cn)
+                    continue
+                nodes.append(cn)
+            if nodes:
+                per_event.setdefault(group.event, []).append(Group(ordinal, matcher, tuple(nodes)))
+    index: dict[HookEvent, EventIndex] = {}
+    flat: dict[HookEvent, tuple[CompiledNode, ...]] = {}
+    for event, groups in per_event.items():
+        always = tuple(g for g in groups if g.matcher.matches_all)
+        exact: dict[str, list[Group]] = {}
+        for g in groups:
+            if g.matcher.names is not None:
+                for name in g.matcher.names:
+                    exact.setdefault(name, []).append(g)
+        regex = tuple(g for g in groups if g.matcher.pattern is not None)
+        all_nodes = tuple(n for g in groups for n in g.nodes)
+        index[event] = EventIndex(
+            spec=CAPABILITIES[event],
+            always=always,
+            exact=MappingProxyType({k: tuple(v) for k, v in exact.items()}),
+            regex=regex,
+            static=unique(all_nodes) if len(always) == len(groups) else None,
+        )
+        flat[event] = all_nodes
+    return CompiledRegistry(
+        options=DispatchOptions(
+            stop_on_block=reg.stop_on_block,
+            stop_continuation_cap=reg.stop_continuation_cap,
+            max_processes=reg.max_processes,
+            session_end_timeout=reg.session_end_timeout,
+            background_drain_timeout=reg.background_drain_timeout,
+            secret_env_patterns=reg.secret_env_patterns,
+            observers=reg.observers,
+        ),
+        diagnostics=tuple(diags),
+        nodes=MappingProxyType(flat),
+        disabled=tuple(disabled),
+        tool_aliases=MappingProxyType(dict(reg.tool_aliases)),
+        execution=MappingProxyType({e: reg.execution_for(e) for e in CAPABILITIES}),
+        index=MappingProxyType(index),
+    )
+
+
+class _DropGroup(Exception):
+    pass
+
+
+def _group_matcher(
+    spec: EventSpec,
+    group: MatcherGroup,
+    dialect: Dialect,
+    diags: list[Diagnostic],
+    where: dict[str, Any],
+) -> CompiledMatcher:
+    text = group.matcher
+    if text is not None and text.strip() not in ("", "*") and spec.matcher_field is None:
+        if dialect.reject_matcher_without_field:
+            diags.append(
+                Diagnostic(
+                    code=DiagnosticCode.UNSUPPORTED_MATCHER,
+                    message=f"{spec.event.value} has no matcher field; group with matcher {text!r} dropped",
+                    severity=Severity.ERROR,
+                    **where,
+                )
+            )
+            raise _DropGroup
+        diags.append(
+            Diagnostic(
+                code=DiagnosticCode.UNSUPPORTED_MATCHER,
+                message=f"{spec.event.value} has no matcher field; matcher {text!r} ignored, the group runs on every firing",
+                severity=Severity.INFO,
+                **where,
+            )
+        )
+        return compile_matcher(None, dialect)
+    try:
+        return compile_matcher(text, dialect)
+    except re.error as exc:
+        diags.append(
+            Diagnostic(
+                code=DiagnosticCode.INVALID_MATCHER,
+                message=f"matcher {text!r} is not a valid regular expression ({exc}); group dropped",
+                severity=Severity.ERROR,
+                **where,
+            )
+        )
+        raise _DropGroup from None
+
+
+def _compile_node(
+    reg: HookRegistry,
+    spec: EventSpec,
+    group: MatcherGroup,
+    src: Source,
+    node: HandlerNode,
+    ordinal: int,
+    location: str | None,
+    diags: list[Diagnostic],
+) -> CompiledNode | None:
+    where = {"source": src.label, "location": location, "handler": node.name}
+    if_rule: IfRule | None = None
+    if node.if_rule:
+        if spec.matcher_field != "tool_name":
+            diags.append(
+                Diagnostic(
+                    code=DiagnosticCode.INVALID_HANDLER,
+                    message=(
+                        f"'if' applies to tool events only; on {spec.event.value} the handler "
+                        "never runs (as in Claude Code)"
+                    ),
+                    severity=Severity.WARNING,
+                    **where,
+                )
+            )
+            return None
+        else:
+            try:
+                if_rule = parse_if_rule(node.if_rule)
+            except ValueError as exc:
+                diags.append(
+                    Diagnostic(
+                        code=DiagnosticCode.INVALID_HANDLER,
+                        message=f"{exc}; handler dropped",
+                        severity=Severity.ERROR,
+                        **where,
+                    )
+                )
+                return None
+    timeout = node.timeout or group.timeout or src.dialect.default_timeout or spec.default_timeout
+    if src.dialect.min_timeout:
+        timeout = max(timeout, src.dialect.min_timeout)
+    policy: OnError = node.on_error or group.on_error or reg._policy(spec.event) or "warn"
+    if spec.fails_closed and src.dialect is DOCKER:
+        policy = "block"
+    info = HandlerInfo(
+        name=node.name,
+        kind=node.kind,
+        source=src.label,
+        matcher=group.matcher,
+        location=location,
+        status_message=node.status_message,
+    )
+    return CompiledNode(
+        node=node,
+        event=spec.event,
+        info=info,
+        ordinal=ordinal,
+        timeout=float(timeout),
+        on_error=policy,
+        timeout_blocks=node.timeout_blocks and spec.callback_timeout_blocks,
+        dialect=src.dialect,
+        env=src.env,
+        if_rule=if_rule,
+    )

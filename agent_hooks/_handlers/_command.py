@@ -1,0 +1,470 @@
+"""Command handlers: shell hooks run exactly as the harnesses run them.
+
+:class:`CommandHook` is configured in Python or built by the config loaders; at
+registration it becomes a :class:`~agent_hooks.HandlerNode` whose call writes the
+payload (encoded for the source's dialect) to a fresh process and interprets
+what it did with :func:`interpret_process`. The process itself is run by
+:mod:`agent_hooks._handlers._process` (own process group, bounded output, killed and
+reaped on timeout or cancellation).
+
+Interpretation (driven by the capability table and the dialect):
+
+* exit 0: stdout starting with ``{`` that parses is the answer (lenient
+  decoder); empty stdout is no opinion; other text becomes the field the table
+  names for plain stdout (context) or is ignored with a diagnostic;
+* exit 2: a block with the event's exit-2 meaning; the reason is stderr. In the
+  claude dialect valid JSON on stdout still counts: its own blocking reason wins
+  and its other fields stay, but nothing in it can undo the block;
+* any other status: in the claude dialect a valid JSON object on stdout decides
+  alone; otherwise a non-blocking error quoting stderr's first line. Partial
+  plain output of a failed hook never becomes context.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from .._base._diagnostics import Diagnostic, DiagnosticCode, Severity
+from .._base._errors import RegistrationError
+from .._events._capabilities import EventSpec, Exit2
+from .._events._model import HookOutput, Merge
+from .._wire._codec import DecodedOutput, decode_output
+from .._wire._dialects import Dialect
+from .._wire._fields import field_codecs
+from .._wire._outputs import blocking_output, is_blocking, rank_key
+from ._nodes import HandlerNode, HandlerResult, HookCall, OnError, Outcome
+from ._process import ProcessResult, ProcessSpec, fast_path_argv, run_process, scrub_env, shell_argv
+
+__all__ = ["CommandHook", "interpret_process", "timeout_diagnostic"]
+
+DEFAULT_OUTPUT_CAP = 100_000
+DRAIN_TIMEOUT = 2.0
+_ENV_REF = re.compile(r"\$\{env\.([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+def timeout_diagnostic(value: float, *, where: str | None = None) -> Diagnostic | None:
+    """A diagnostic for a timeout (seconds) that is obviously milliseconds (>= 1000)."""
+    if value >= 1000:
+        return Diagnostic(
+            code=DiagnosticCode.TIMEOUT_LOOKS_LIKE_MS,
+            message=(
+                f"timeout {value:g} is in seconds ({value / 60:.0f} minutes); "
+                f"if you meant milliseconds, write {value / 1000:g}"
+            ),
+            severity=Severity.WARNING,
+            location=where,
+        )
+    return None
+
+
+def _expand_env_refs(value: str) -> str:
+    """Docker Agent's ``${env.NAME}`` in handler ``env`` values."""
+    return _ENV_REF.sub(lambda m: os.environ.get(m.group(1), ""), value)
+
+
+@attrs.frozen(kw_only=True)
+class CommandHook:
+    """A shell-command hook, as the harnesses define it.
+
+    Give ``command`` (shell form: run through ``sh -c``, or ``shell``) or
+    ``argv`` (exec form, no shell). A shell-form command without any shell
+    syntax is run directly with the argv the shell would have built (one
+    process fewer, same behaviour).
+
+    Fields:
+        timeout: seconds (else the group's, else the event/dialect default).
+        status_message: what the host may show while it runs.
+        env: extra environment variables (``${env.NAME}`` expands from the parent).
+        working_dir: the process's directory (relative to the project dir);
+            default: the payload's ``cwd``.
+        on_error: ``warn`` | ``ignore`` | ``block`` (fail closed).
+        async_: fire-and-forget (``"async": true`` in configs).
+        async_rewake: fire-and-forget; exit 2 wakes the agent with stderr.
+        shell: the shell for shell form (default ``sh``).
+        name: display name (default: the command).
+        if_rule: Claude Code permission rule filtering tool calls (``"if"``).
+        output_cap: bytes of stdout and of stderr kept (the rest is discarded).
+        kill_grace: seconds between SIGTERM and SIGKILL on timeout (0: SIGKILL at once).
+
+    Raises:
+        RegistrationError: neither or both of ``command``/``argv``, an empty one,
+            or a non-positive timeout.
+    """
+
+    command: str | None = None
+    argv: Sequence[str] | None = None
+    timeout: float | None = None
+    status_message: str | None = None
+    env: Mapping[str, str] = attrs.field(factory=dict)
+    working_dir: str | None = None
+    on_error: OnError | None = None
+    async_: bool = False
+    async_rewake: bool = False
+    shell: str | None = None
+    name: str | None = None
+    if_rule: str | None = None
+    output_cap: int = DEFAULT_OUTPUT_CAP
+    kill_grace: float = 0.0
+
+    def __attrs_post_init__(self) -> None:
+        if (self.command is None) == (self.argv is None):
+            raise RegistrationError("a command hook needs exactly one of 'command' or 'argv'")
+        if self.command is not None and (
+            not isinstance(self.command, str) or not self.command.strip()
+        ):
+            raise RegistrationError(
+                f"command hook 'command' must be a non-empty string, got {self.command!r}"
+            )
+        if self.argv is not None and (
+            isinstance(self.argv, str)
+            or not self.argv
+            or not all(isinstance(a, str) for a in self.argv)
+        ):
+            raise RegistrationError(
+                f"command hook 'argv' must be a non-empty list of strings, got {self.argv!r}"
+            )
+        if self.timeout is not None and not self.timeout > 0:
+            raise RegistrationError(
+                f"command hook timeout must be a positive number of seconds, got {self.timeout!r}"
+            )
+        if self.on_error not in (None, "warn", "ignore", "block"):
+            raise RegistrationError(
+                f"on_error must be warn, ignore or block, got {self.on_error!r}"
+            )
+
+    @property
+    def display_name(self) -> str:
+        """The configured name, else the command, else the argv."""
+        if self.name:
+            return self.name
+        if self.command is not None:
+            return self.command
+        return " ".join(self.argv or ())
+
+    def to_node(self) -> HandlerNode:
+        """Build the handler node; the command line is worked out here, once."""
+        if self.argv is not None:
+            argv: tuple[str, ...] = tuple(self.argv)
+            fallback: tuple[str, ...] | None = None
+        else:
+            assert self.command is not None
+            shell = self.shell or "sh"
+            shell_form = shell_argv(self.command, shell)
+            direct = fast_path_argv(self.command) if shell in ("sh", "bash") else None
+            argv, fallback = (direct, shell_form) if direct else (shell_form, None)
+        extra_env = {k: _expand_env_refs(v) for k, v in self.env.items()}
+        name = self.display_name
+        hook = self
+
+        async def call(c: HookCall) -> HandlerResult:
+            return await _run_command(hook, name, argv, fallback, extra_env, c)
+
+        return HandlerNode(
+            name=name,
+            kind="command",
+            call=call,
+            timeout=self.timeout,
+            on_error=self.on_error,
+            background=self.async_ or self.async_rewake,
+            async_rewake=self.async_rewake,
+            if_rule=self.if_rule,
+            status_message=self.status_message,
+            # Identical handlers run once; a copy with another filter or another way of
+            # running (background, rewake, timeout, policy) is a different handler.
+            dedupe_key=(
+                "command",
+                self.command,
+                tuple(self.argv or ()),
+                self.shell,
+                self.if_rule,
+                self.async_,
+                self.async_rewake,
+                self.on_error,
+                self.working_dir,
+                tuple(sorted(self.env.items())),
+            ),
+            timeout_slack=self.kill_grace + DRAIN_TIMEOUT + 1.0,
+        )
+
+
+def _cwd(hook: CommandHook, c: HookCall) -> str | None:
+    base = c.project_dir or c.input.cwd
+    if hook.working_dir:
+        wd = os.path.expanduser(hook.working_dir)
+        if not os.path.isabs(wd) and base:
+            wd = os.path.join(base, wd)
+        return wd
+    cwd = c.input.cwd
+    if cwd and os.path.isdir(cwd):
+        return cwd
+    return base if base and os.path.isdir(base) else None
+
+
+def _environment(hook_env: Mapping[str, str], c: HookCall) -> dict[str, str]:
+    env = scrub_env(os.environ, tuple(c.secret_env_patterns))
+    if c.project_dir:
+        env["CLAUDE_PROJECT_DIR"] = c.project_dir
+    env.update(c.env)
+    if not c.spec.env_file:
+        env.pop("CLAUDE_ENV_FILE", None)  # only where the event supports it
+    env.update(hook_env)
+    return env
+
+
+async def _run_command(
+    hook: CommandHook,
+    name: str,
+    argv: tuple[str, ...],
+    fallback: tuple[str, ...] | None,
+    extra_env: Mapping[str, str],
+    c: HookCall,
+) -> HandlerResult:
+    spec = ProcessSpec(
+        argv=argv,
+        env=_environment(extra_env, c),
+        cwd=_cwd(hook, c),
+        stdin=c.payload_bytes(c.dialect.wire),
+        timeout=c.timeout,
+        kill_grace=hook.kill_grace,
+        stdout_cap=hook.output_cap,
+        stderr_cap=hook.output_cap,
+        drain_timeout=DRAIN_TIMEOUT,
+    )
+    proc = await run_process(spec, limiter=c.process_limiter)
+    if proc.launch_error is not None and fallback is not None:
+        # The direct run could not start the program: let the shell say why, exactly
+        # as it would have (exit 127 "not found", 126 "permission denied").
+        proc = await run_process(attrs.evolve(spec, argv=fallback), limiter=c.process_limiter)
+    return interpret_process(c.spec, c.dialect, proc, name=name)
+
+
+def _text(data: bytes) -> str:
+    return data.decode("utf-8", errors="replace")
+
+
+def _json_answer(
+    spec: EventSpec, dialect: Dialect, stdout: str
+) -> DecodedOutput[HookOutput] | None:
+    """The decoded answer when stdout is a JSON object (first non-space ``{``), else None."""
+    stripped = stdout.strip()
+    if not stripped.startswith("{"):
+        return None
+    try:
+        obj = json.loads(stripped)
+    except ValueError:
+        return None
+    if not isinstance(obj, dict):
+        return None
+    return decode_output(spec.event, obj, dialect=dialect)
+
+
+def _first_line(text: str) -> str:
+    for line in text.splitlines():
+        if line.strip():
+            return line.strip()[:500]
+    return ""
+
+
+def interpret_process(
+    spec: EventSpec, dialect: Dialect, proc: ProcessResult, *, name: str = "command"
+) -> HandlerResult:
+    """Turn what a hook process did into a :class:`HandlerResult` (see the module doc)."""
+    diags: list[Diagnostic] = []
+    if proc.stdout_truncated:
+        diags.append(
+            Diagnostic(
+                code=DiagnosticCode.STDOUT_TRUNCATED,
+                message=f"stdout exceeded {len(proc.stdout)} bytes; the rest was discarded",
+            )
+        )
+    if proc.stderr_truncated:
+        diags.append(
+            Diagnostic(
+                code=DiagnosticCode.STDERR_TRUNCATED,
+                message=f"stderr exceeded {len(proc.stderr)} bytes; the rest was discarded",
+            )
+        )
+    if proc.launch_error is not None:
+        message = f"could not start: {proc.launch_error}"
+        diags.append(
+            Diagnostic(code=DiagnosticCode.LAUNCH_FAILED, message=message, severity=Severity.ERROR)
+        )
+        return HandlerResult(outcome=Outcome.ERROR, diagnostics=tuple(diags), reason=message)
+    if proc.timed_out:
+        message = f"timed out after {proc.duration:.3g}s; process group killed, output discarded"
+        diags.append(
+            Diagnostic(code=DiagnosticCode.TIMEOUT, message=message, severity=Severity.ERROR)
+        )
+        return HandlerResult(
+            outcome=Outcome.TIMEOUT,
+            diagnostics=tuple(diags),
+            reason=message,
+            exit_code=proc.returncode,
+        )
+    code = proc.returncode
+    stdout = _text(proc.stdout)
+    stderr = _text(proc.stderr).strip()
+    if code == 0:
+        return _exit_zero(spec, dialect, stdout, diags)
+    if code == 2:
+        return _exit_two(spec, dialect, stdout, stderr, diags, name)
+    return _exit_other(spec, dialect, proc, stdout, stderr, diags)
+
+
+def _exit_zero(
+    spec: EventSpec, dialect: Dialect, stdout: str, diags: list[Diagnostic]
+) -> HandlerResult:
+    if not stdout.strip():
+        return HandlerResult(exit_code=0, diagnostics=tuple(diags))
+    decoded = _json_answer(spec, dialect, stdout)
+    if decoded is not None:
+        diags.extend(decoded.diagnostics)
+        return HandlerResult(exit_code=0, output=decoded.output, diagnostics=tuple(diags))
+    if stdout.lstrip().startswith("{"):
+        diags.append(
+            Diagnostic(
+                code=DiagnosticCode.MALFORMED_JSON,
+                message="stdout starts with '{' but is not one JSON object; read as plain text",
+                severity=Severity.INFO,
+            )
+        )
+    target = spec.docker_plain_stdout if dialect.wire == "docker" else spec.plain_stdout
+    text = stdout.strip()
+    if target is not None:
+        return HandlerResult(
+            exit_code=0, output=_plain_output(spec, target, text), diagnostics=tuple(diags)
+        )
+    diags.append(
+        Diagnostic(
+            code=DiagnosticCode.PLAIN_STDOUT_IGNORED,
+            message=f"plain stdout is not context for {spec.event.value}; ignored ({_first_line(text)[:80]!r})",
+            severity=Severity.INFO,
+        )
+    )
+    return HandlerResult(exit_code=0, diagnostics=tuple(diags))
+
+
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")
+
+
+def _plain_output(spec: EventSpec, field: str, text: str) -> HookOutput:
+    """Plain stdout as the field the table names: context takes the whole text; a value
+    field (WorktreeCreate's path) takes the last non-empty line, terminal escapes removed,
+    as Claude Code reads it."""
+    value = text
+    if field != "additional_context":
+        lines = [ln.strip() for ln in _ANSI.sub("", text).splitlines() if ln.strip()]
+        value = lines[-1] if lines else ""
+    kwargs: dict[str, object] = {field: value}
+    return spec.output_type(**kwargs)  # type: ignore[arg-type]
+
+
+def _exit_two(
+    spec: EventSpec, dialect: Dialect, stdout: str, stderr: str, diags: list[Diagnostic], name: str
+) -> HandlerResult:
+    decoded = _json_answer(spec, dialect, stdout) if dialect.exit2_reads_stdout else None
+    answer = decoded.output if decoded is not None else None
+    if decoded is not None:
+        diags.extend(decoded.diagnostics)
+    if spec.exit2 is Exit2.IGNORED:
+        return HandlerResult(exit_code=2, output=answer, diagnostics=tuple(diags))
+    reason = stderr or f"blocked by hook {name} (exit status 2)"
+    if spec.exit2 is Exit2.USER:
+        diags.append(
+            Diagnostic(
+                code=DiagnosticCode.NONZERO_EXIT,
+                message=f"exit status 2 (shown to the user only): {_first_line(stderr)}",
+                severity=Severity.WARNING,
+            )
+        )
+        shown = spec.output_type(system_message=stderr) if stderr else None
+        return HandlerResult(
+            outcome=Outcome.ERROR,
+            exit_code=2,
+            output=_overlay(answer, shown),
+            diagnostics=tuple(diags),
+            reason=reason,
+        )
+    if answer is not None and is_blocking(answer):
+        # Its own blocking reason is the message; without one, stderr (or the default) is.
+        output: HookOutput | None = _with_block_reason(answer, reason)
+    else:
+        output = _overlay(answer, blocking_output(spec, reason))
+    return HandlerResult(
+        outcome=Outcome.BLOCKED, exit_code=2, output=output, diagnostics=tuple(diags), reason=reason
+    )
+
+
+def _with_block_reason(output: HookOutput, reason: str) -> HookOutput:
+    """A blocking answer whose blocking decision has no message, given ``reason`` as one."""
+    for fc in field_codecs(type(output), True):
+        if fc.info.merge is not Merge.RANK:
+            continue
+        value = getattr(output, fc.name)
+        if value is None or rank_key(fc, value) != fc.info.rank[0]:
+            continue
+        companion = fc.info.companion
+        if companion is None:
+            return output
+        if fc.info.rank_by:  # the message lives inside the decision object
+            if getattr(value, companion, None):
+                return output
+            inner: dict[str, Any] = {companion: reason}
+            changes: dict[str, Any] = {fc.name: attrs.evolve(value, **inner)}
+        else:
+            if getattr(output, companion, None):
+                return output
+            changes = {companion: reason}
+        return attrs.evolve(output, **changes)
+    return output
+
+
+def _overlay(base: HookOutput | None, top: HookOutput | None) -> HookOutput | None:
+    """``base`` with every field ``top`` sets replaced by ``top``'s value."""
+    if base is None or top is None:
+        return top if base is None else base
+    changes = {
+        a.name: getattr(top, a.name)
+        for a in attrs.fields(type(top))
+        if getattr(top, a.name) is not None
+    }
+    return attrs.evolve(base, **changes)
+
+
+def _exit_other(
+    spec: EventSpec,
+    dialect: Dialect,
+    proc: ProcessResult,
+    stdout: str,
+    stderr: str,
+    diags: list[Diagnostic],
+) -> HandlerResult:
+    code = proc.returncode
+    if dialect.nonzero_json_decides:
+        decoded = _json_answer(spec, dialect, stdout)
+        if decoded is not None and decoded.output is not None:
+            diags.extend(decoded.diagnostics)
+            return HandlerResult(exit_code=code, output=decoded.output, diagnostics=tuple(diags))
+    if proc.signal is not None:
+        try:
+            signame = signal.Signals(proc.signal).name
+        except ValueError:
+            signame = str(proc.signal)
+        status = f"killed by signal {signame}"
+    else:
+        status = f"exit status {code}"
+    first = _first_line(stderr)
+    message = f"Failed with non-blocking status code: {status}" + (f": {first}" if first else "")
+    diags.append(
+        Diagnostic(code=DiagnosticCode.NONZERO_EXIT, message=message, severity=Severity.WARNING)
+    )
+    return HandlerResult(
+        outcome=Outcome.ERROR, exit_code=code, diagnostics=tuple(diags), reason=first or status
+    )

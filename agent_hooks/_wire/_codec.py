@@ -1,0 +1,619 @@
+"""The wire codecs: hook payloads and handler answers to and from JSON.
+
+This is the only module that reads or writes hook JSON. Inputs are encoded to
+the exact payload a command hook of a wire format expects on stdin; answers are
+decoded leniently (both key spellings, the Claude Agent SDK's ``continue_`` and
+``async_``, deprecated forms) and never raise: whatever is wrong becomes a
+:class:`~agent_hooks.Diagnostic` and the offending piece is ignored.
+
+Wire formats: ``claude`` (PascalCase event names, camelCase answer keys,
+``hookSpecificOutput``) and ``docker`` (snake_case everywhere,
+``hook_specific_output``). Input payload keys are snake_case in both.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Callable, Mapping
+from typing import Any, Generic, TypeVar
+
+import attrs
+
+from .._base._diagnostics import Diagnostic, DiagnosticCode, Severity
+from .._base._errors import InvalidPayloadError
+from .._events._capabilities import CAPABILITIES, EventSpec
+from .._events._model import HookInput, HookOutput
+from .._events._names import HookEvent, parse_event
+from ._dialects import Dialect, WireFormat, get_dialect
+from ._fields import FieldCodec, WireBadValue, convert, field_codecs, to_json
+
+__all__ = [
+    "DecodedInput",
+    "DecodedOutput",
+    "decode_input",
+    "decode_output",
+    "encode_input",
+    "encode_output",
+    "payload_bytes",
+    "wire_event_name",
+]
+
+_SPECIFIC_KEYS = ("hookSpecificOutput", "hook_specific_output")
+_EVENT_NAME_KEYS = ("hookEventName", "hook_event_name")
+_ASYNC_KEYS = ("async", "async_")
+_ASYNC_TIMEOUT_KEYS = ("asyncTimeout", "async_timeout")
+_MAX_ASYNC_TIMEOUT_MS = 1e300  # beyond the float range (a huge JSON integer) is not a timeout
+
+O = TypeVar("O", bound=HookOutput)
+
+
+def _wire_of(dialect: Dialect | WireFormat | str) -> WireFormat:
+    if dialect in ("claude", "docker"):
+        return dialect
+    return get_dialect(dialect).wire
+
+
+def wire_event_name(event: HookEvent, dialect: Dialect | WireFormat | str = "claude") -> str:
+    """The event's name as a wire format spells it (``PreToolUse`` / ``pre_tool_use``)."""
+    return event.value if _wire_of(dialect) == "claude" else event.snake
+
+
+# ------------------------------------------------------------------ inputs
+
+
+@attrs.frozen(kw_only=True)
+class DecodedInput:
+    """A decoded hook payload: the typed input, what was odd about it, and its wire format."""
+
+    input: HookInput[Any]
+    diagnostics: tuple[Diagnostic, ...] = ()
+    wire: WireFormat = "claude"
+
+
+_SCALAR_KINDS = frozenset({"str", "int", "float", "bool", "literal"})
+_JSON_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+_Converter = Callable[[Any], Any]
+
+
+@attrs.frozen
+class _PayloadFields:
+    """How one input class is written in one wire format: its fields in payload order,
+    each as (attribute name, wire key, converter or ``None`` for a JSON scalar kind),
+    split where ``hook_event_name`` goes."""
+
+    event_name: str
+    head: tuple[tuple[str, str, _Converter | None], ...]
+    """The fields up to ``permission_mode`` (all of them when the class has none)."""
+    tail: tuple[tuple[str, str, _Converter | None], ...]
+    convert: _Converter
+    """What turns an ``extra`` value into fresh JSON data."""
+
+
+def _fresh_json_converter(wire: WireFormat) -> _Converter:
+    """:func:`to_json` for input values, so that a payload shares no dict or list with
+    the input; the commonest value (a flat object of scalars, such as most tool
+    inputs) is copied without a walk."""
+
+    def convert(value: Any) -> Any:
+        if type(value) is dict:
+            for k, v in value.items():
+                if type(k) is not str or type(v) not in _JSON_SCALARS:
+                    break
+            else:
+                return value.copy()
+        return to_json(value, wire=wire, output=False)
+
+    return convert
+
+
+_PAYLOAD_FIELDS: dict[tuple[type, WireFormat], _PayloadFields] = {}
+
+
+def _payload_fields(cls: type[HookInput[Any]], wire: WireFormat) -> _PayloadFields:
+    """The :class:`_PayloadFields` of ``cls`` in ``wire``, worked out on first use."""
+    found = _PAYLOAD_FIELDS.get((cls, wire))
+    if found is None:
+        found = _PAYLOAD_FIELDS[(cls, wire)] = _read_payload_fields(cls, wire)
+    return found
+
+
+def _read_payload_fields(cls: type[HookInput[Any]], wire: WireFormat) -> _PayloadFields:
+    convert = _fresh_json_converter(wire)
+    head: list[tuple[str, str, _Converter | None]] = []
+    tail: list[tuple[str, str, _Converter | None]] = []
+    target = head
+    for fc in field_codecs(cls, False):
+        if fc.name == "extra":
+            continue
+        target.append((fc.name, fc.key(wire), None if fc.type.kind in _SCALAR_KINDS else convert))
+        if fc.name == "permission_mode":
+            # harnesses write hook_event_name right after permission_mode
+            target = tail
+    return _PayloadFields(
+        event_name=wire_event_name(cls.event, wire),
+        head=tuple(head),
+        tail=tuple(tail),
+        convert=convert,
+    )
+
+
+def _put_fields(
+    payload: dict[str, Any], input: Any, fields: tuple[tuple[str, str, _Converter | None], ...]
+) -> None:
+    for name, key, to_wire in fields:
+        value = getattr(input, name)
+        if value is not None:
+            payload[key] = value if to_wire is None else to_wire(value)
+
+
+def encode_input(
+    input: HookInput[Any], dialect: Dialect | WireFormat | str = "claude"
+) -> dict[str, Any]:
+    """The JSON object a hook of this dialect receives for ``input``.
+
+    Keys come in the class's field order, with ``hook_event_name`` right after
+    ``permission_mode`` (last when the event has none). Fields left ``None`` are
+    omitted; ``extra`` fields are written back after them as they came, never
+    overriding a known key. Every call returns a new structure that shares no
+    dict or list, at any depth, with ``input`` or with any other call's result.
+    """
+    fields = _payload_fields(type(input), _wire_of(dialect))
+    payload: dict[str, Any] = {}
+    _put_fields(payload, input, fields.head)
+    payload["hook_event_name"] = fields.event_name
+    _put_fields(payload, input, fields.tail)
+    if input.extra:
+        for key, value in input.extra.items():
+            if key not in payload:
+                payload[key] = fields.convert(value)
+    return payload
+
+
+def payload_bytes(input: HookInput[Any], dialect: Dialect | WireFormat | str = "claude") -> bytes:
+    """``encode_input`` as compact UTF-8 JSON, ready for a hook's stdin."""
+    return json.dumps(
+        encode_input(input, dialect), separators=(",", ":"), ensure_ascii=False
+    ).encode("utf-8")
+
+
+def _load_json(data: bytes | str) -> Any:
+    if isinstance(data, bytes):
+        data = data.decode("utf-8", errors="replace")
+    return json.loads(data)
+
+
+@functools.cache
+def _payload_keys(event: HookEvent) -> tuple[tuple[FieldCodec, ...], frozenset[str]]:
+    """The fields a payload of ``event`` is read into (all but ``extra``), and every key
+    they and ``hook_event_name`` take (the rest goes into ``extra``)."""
+    fields = tuple(
+        fc for fc in field_codecs(CAPABILITIES[event].input_type, False) if fc.name != "extra"
+    )
+    return fields, frozenset({"hook_event_name", *(fc.docker_key for fc in fields)})
+
+
+def decode_input(
+    data: bytes | str | Mapping[str, Any], *, event: HookEvent | str | None = None
+) -> DecodedInput:
+    """Decode a hook payload into the event's typed input.
+
+    The event comes from ``hook_event_name`` (either spelling) unless ``event`` is
+    given; its spelling also tells the wire format. Unknown keys are kept in
+    ``extra``; an optional field of the wrong type is left unset with an
+    ``invalid_field`` diagnostic.
+
+    Raises:
+        InvalidPayloadError: not a JSON object, no event name, or a required
+            field missing or of the wrong type.
+        UnknownEventError: the event name is not known.
+    """
+    if isinstance(data, (bytes, str)):
+        try:
+            obj = _load_json(data)
+        except (ValueError, RecursionError) as exc:  # RecursionError: nested too deeply
+            raise InvalidPayloadError(f"payload is not valid JSON ({exc})") from None
+    else:
+        obj = data
+    if not isinstance(obj, Mapping):
+        raise InvalidPayloadError(f"payload must be a JSON object, got {type(obj).__name__}")
+    name = obj.get("hook_event_name")
+    wire: WireFormat = "claude"
+    if isinstance(name, str) and (name.islower() or "_" in name):
+        wire = "docker"
+    if event is None:
+        if name is None:
+            raise InvalidPayloadError("missing hook_event_name", path="$.hook_event_name")
+        if not isinstance(name, str):
+            raise InvalidPayloadError("hook_event_name must be a string", path="$.hook_event_name")
+        ev = parse_event(name)
+    else:
+        ev = parse_event(event)
+    cls = CAPABILITIES[ev].input_type
+    fields, known = _payload_keys(ev)
+    kwargs: dict[str, Any] = {}
+    diags: list[Diagnostic] = []
+    notes: list[str] = []
+    for fc in fields:
+        key = fc.docker_key
+        if key not in obj:
+            if fc.required:
+                raise InvalidPayloadError(f"missing required field for {ev.value}", path=f"$.{key}")
+            continue
+        try:
+            kwargs[fc.name] = convert(fc.type, obj[key], wire=wire, output=False, notes=notes)
+        except WireBadValue as exc:
+            if fc.required:
+                raise InvalidPayloadError(str(exc), path=f"$.{key}") from None
+            diags.append(
+                Diagnostic(
+                    code=DiagnosticCode.INVALID_FIELD,
+                    message=f"payload field {key!r} ignored: {exc}",
+                    location=f"$.{key}",
+                )
+            )
+    for note in notes:
+        diags.append(
+            Diagnostic(
+                code=DiagnosticCode.UNKNOWN_FIELD,
+                message=f"payload key {note} is not known to this version; dropped",
+                severity=Severity.INFO,
+            )
+        )
+    extra = {k: v for k, v in obj.items() if k not in known}
+    return DecodedInput(input=cls(extra=extra, **kwargs), diagnostics=tuple(diags), wire=wire)
+
+
+# ----------------------------------------------------------------- outputs
+
+
+@attrs.frozen(kw_only=True)
+class DecodedOutput(Generic[O]):
+    """A decoded handler answer.
+
+    ``output`` is ``None`` when the answer said nothing usable (empty, not an
+    object, malformed). ``is_async`` is set when the answer was the Claude Agent
+    SDK's ``{"async": true}``: the handler carries on by itself and this answer
+    holds no decision.
+    """
+
+    output: O | None
+    diagnostics: tuple[Diagnostic, ...] = ()
+    is_async: bool = False
+    async_timeout: float | None = None
+    """Seconds (converted from ``asyncTimeout`` milliseconds)."""
+
+
+@attrs.frozen
+class _OutputIndex:
+    """Every key an answer for one event may use -> its field, by where it goes."""
+
+    top: Mapping[str, FieldCodec]
+    """Keys of the universal fields, at the top level of the answer."""
+    specific: Mapping[str, FieldCodec]
+    """Keys of the event's own fields, inside ``hookSpecificOutput``."""
+
+
+@functools.cache
+def _index(event: HookEvent) -> _OutputIndex:
+    """The keys of ``event``'s answers, worked out on first use."""
+    top: dict[str, FieldCodec] = {}
+    specific: dict[str, FieldCodec] = {}
+    for fc in field_codecs(CAPABILITIES[event].output_type, True):
+        target = specific if fc.info.specific else top
+        for key in fc.spellings:
+            target[key] = fc
+    return _OutputIndex(top=top, specific=specific)
+
+
+@functools.cache
+def _all_output_keys() -> Mapping[str, tuple[str, ...]]:
+    """Every key any event's answer knows -> the events that know it."""
+    found: dict[str, list[str]] = {}
+    for spec in CAPABILITIES.values():
+        for fc in field_codecs(spec.output_type, True):
+            for key in fc.spellings:
+                found.setdefault(key, []).append(spec.event.value)
+    return {k: tuple(v) for k, v in found.items()}
+
+
+def _diag(
+    code: DiagnosticCode, message: str, location: str, severity: Severity = Severity.WARNING
+) -> Diagnostic:
+    return Diagnostic(code=code, message=message, location=location, severity=severity)
+
+
+def _legacy_pre_tool_use(obj: dict[str, Any], diags: list[Diagnostic]) -> dict[str, Any]:
+    """PreToolUse's deprecated top-level ``decision: approve|block`` -> permission decision."""
+    decision = obj.get("decision")
+    if decision not in ("approve", "block"):
+        return obj
+    specific = None
+    for key in _SPECIFIC_KEYS:
+        if isinstance(obj.get(key), dict):
+            specific = key
+    block = dict(obj[specific]) if specific else {}
+    if any(k in block for k in ("permissionDecision", "permission_decision")):
+        # An explicit permissionDecision is read as it is, and so is the top-level
+        # decision next to it: a "block" still blocks (and keeps its reason); an
+        # "approve" is an invalid value of the universal field, ignored with a diagnostic.
+        return obj
+    obj = dict(obj)
+    del obj["decision"]
+    block["permissionDecision"] = "allow" if decision == "approve" else "deny"
+    if "reason" in obj and not any(
+        k in block for k in ("permissionDecisionReason", "permission_decision_reason")
+    ):
+        block["permissionDecisionReason"] = obj.pop("reason")
+    obj[specific or "hookSpecificOutput"] = block
+    diags.append(
+        _diag(
+            DiagnosticCode.DEPRECATED_FIELD,
+            f"deprecated PreToolUse decision {decision!r} read as permissionDecision "
+            f"{'allow' if decision == 'approve' else 'deny'!r}",
+            "$.decision",
+            Severity.INFO,
+        )
+    )
+    return obj
+
+
+def _legacy_permission_request(obj: dict[str, Any], diags: list[Diagnostic]) -> dict[str, Any]:
+    """A PermissionRequest decision written as a bare string (Docker Agent's
+    ``permission_decision: allow|deny|ask``) -> the decision object."""
+    for skey in _SPECIFIC_KEYS:
+        block = obj.get(skey)
+        if not isinstance(block, dict):
+            continue
+        for dkey in ("decision", "permission_decision", "permissionDecision"):
+            value = block.get(dkey)
+            if not isinstance(value, str):
+                continue
+            block = dict(block)
+            del block[dkey]
+            reason = None
+            for rkey in ("permission_decision_reason", "permissionDecisionReason"):
+                reason = block.pop(rkey, reason)
+            if value in ("allow", "deny"):
+                decision: dict[str, Any] = {"behavior": value}
+                if value == "deny" and isinstance(reason, str):
+                    decision["message"] = reason
+                block["decision"] = decision
+            elif value != "ask":
+                diags.append(
+                    _diag(
+                        DiagnosticCode.INVALID_VALUE,
+                        f"PermissionRequest decision {value!r} is not allow, deny or ask; ignored",
+                        f"$.{skey}.{dkey}",
+                    )
+                )
+            obj = {**obj, skey: block}
+            break
+    return obj
+
+
+_ADAPTERS: Mapping[HookEvent, Callable[[dict[str, Any], list[Diagnostic]], dict[str, Any]]] = {
+    HookEvent.PRE_TOOL_USE: _legacy_pre_tool_use,
+    HookEvent.PERMISSION_REQUEST: _legacy_permission_request,
+}
+
+
+_NO_ANSWER: Any = object()
+"""What ``_parse_answer`` returns for an empty or unparsable answer (JSON ``null`` is ``None``)."""
+
+
+def _parse_answer(data: bytes | str | Mapping[str, Any] | None, diags: list[Diagnostic]) -> Any:
+    if data is None:
+        return _NO_ANSWER
+    if isinstance(data, Mapping):
+        return dict(data)
+    text = data.decode("utf-8", errors="replace") if isinstance(data, bytes) else data
+    if not text.strip():
+        return _NO_ANSWER
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError) as exc:  # RecursionError: nested too deeply
+        diags.append(_diag(DiagnosticCode.MALFORMED_JSON, f"output is not valid JSON: {exc}", "$"))
+        return _NO_ANSWER
+
+
+def decode_output(
+    event: HookEvent | str,
+    data: bytes | str | Mapping[str, Any] | None,
+    *,
+    dialect: Dialect | WireFormat | str = "claude",
+) -> DecodedOutput[HookOutput]:
+    """Decode a handler's answer for ``event``. Never raises on bad answers.
+
+    Accepts bytes, text or an already-parsed mapping; both key spellings; the
+    SDK's ``continue_``/``async_``; ``asyncTimeout`` in milliseconds;
+    PreToolUse's deprecated ``decision: approve|block``. Empty input means no
+    opinion (``output`` None, no diagnostic). Wrong types, invalid values,
+    unknown keys, fields the event does not honour and a ``hookEventName`` of
+    another event each produce a diagnostic and are ignored; valid siblings stay.
+    """
+    ev = parse_event(event)
+    spec = CAPABILITIES[ev]
+    wire = _wire_of(dialect)
+    diags: list[Diagnostic] = []
+    obj = _parse_answer(data, diags)
+    if obj is _NO_ANSWER:
+        return DecodedOutput(output=None, diagnostics=tuple(diags))
+    if not isinstance(obj, dict):
+        diags.append(
+            _diag(
+                DiagnosticCode.NOT_OBJECT,
+                f"output must be a JSON object, got {type(obj).__name__ if obj is not None else 'null'}",
+                "$",
+            )
+        )
+        return DecodedOutput(output=None, diagnostics=tuple(diags))
+    adapter = _ADAPTERS.get(ev)
+    if adapter is not None:
+        obj = adapter(obj, diags)
+    index = _index(ev)
+    values: dict[str, Any] = {}
+    is_async = False
+    async_timeout: float | None = None
+    for key, value in obj.items():
+        path = f"$.{key}"
+        if key in _SPECIFIC_KEYS:
+            _decode_specific(spec, value, index, values, diags, path, wire)
+        elif key in _ASYNC_KEYS:
+            if isinstance(value, bool):
+                is_async = value
+            else:
+                diags.append(_diag(DiagnosticCode.WRONG_TYPE, f"{key!r} must be a boolean", path))
+        elif key in _ASYNC_TIMEOUT_KEYS:
+            if (
+                isinstance(value, (int, float))
+                and not isinstance(value, bool)
+                and 0 < value <= _MAX_ASYNC_TIMEOUT_MS
+            ):
+                async_timeout = float(value) / 1000.0
+            else:
+                diags.append(
+                    _diag(
+                        DiagnosticCode.WRONG_TYPE,
+                        f"{key!r} must be a positive number of milliseconds",
+                        path,
+                    )
+                )
+        elif key in index.top:
+            _set(spec, index.top[key], value, values, diags, path, wire)
+        else:
+            _unknown(spec, key, path, diags, top_level=True, index=index)
+    try:
+        output = spec.output_type(**values)
+    except (TypeError, ValueError) as exc:  # a class-level invariant; keep the answer out
+        diags.append(_diag(DiagnosticCode.INVALID_OUTPUT, f"output rejected: {exc}", "$"))
+        return DecodedOutput(output=None, diagnostics=tuple(diags))
+    return DecodedOutput(
+        output=output, diagnostics=tuple(diags), is_async=is_async, async_timeout=async_timeout
+    )
+
+
+def _decode_specific(
+    spec: EventSpec,
+    block: Any,
+    index: _OutputIndex,
+    values: dict[str, Any],
+    diags: list[Diagnostic],
+    path: str,
+    wire: WireFormat,
+) -> None:
+    if block is None:
+        return
+    if not isinstance(block, dict):
+        diags.append(_diag(DiagnosticCode.WRONG_TYPE, "hookSpecificOutput must be an object", path))
+        return
+    for key in _EVENT_NAME_KEYS:
+        if key in block:
+            named = block[key]
+            try:
+                same = isinstance(named, str) and parse_event(named) is spec.event
+            except ValueError:
+                same = False
+            if not same:
+                diags.append(
+                    _diag(
+                        DiagnosticCode.MISMATCHED_OUTPUT,
+                        f"hookSpecificOutput is for {named!r}, not {spec.event.value}; its fields were ignored",
+                        f"{path}.{key}",
+                    )
+                )
+                return
+    for key, value in block.items():
+        if key in _EVENT_NAME_KEYS:
+            continue
+        fpath = f"{path}.{key}"
+        if key in index.specific:
+            _set(spec, index.specific[key], value, values, diags, fpath, wire)
+        else:
+            _unknown(spec, key, fpath, diags, top_level=False, index=index)
+
+
+def _set(
+    spec: EventSpec,
+    fc: FieldCodec,
+    value: Any,
+    values: dict[str, Any],
+    diags: list[Diagnostic],
+    path: str,
+    wire: WireFormat,
+) -> None:
+    if fc.name not in spec.honoured_fields:
+        diags.append(
+            _diag(
+                DiagnosticCode.UNSUPPORTED_FIELD,
+                f"{spec.event.value} does not honour {fc.key('claude')!r}; ignored",
+                path,
+            )
+        )
+        return
+    if fc.name in values:
+        diags.append(
+            _diag(
+                DiagnosticCode.INVALID_VALUE,
+                f"{fc.key('claude')!r} given twice (in two spellings); the first one is kept",
+                path,
+            )
+        )
+        return
+    try:
+        values[fc.name] = convert(fc.type, value, wire=wire, output=True)
+    except WireBadValue as exc:
+        code = DiagnosticCode.INVALID_VALUE if exc.invalid_value else DiagnosticCode.WRONG_TYPE
+        diags.append(_diag(code, f"{fc.key('claude')!r} ignored: {exc}", path))
+
+
+def _unknown(
+    spec: EventSpec,
+    key: str,
+    path: str,
+    diags: list[Diagnostic],
+    *,
+    top_level: bool,
+    index: _OutputIndex,
+) -> None:
+    if top_level and key in index.specific:
+        message = f"{key!r} belongs inside hookSpecificOutput; ignored"
+        code = DiagnosticCode.UNSUPPORTED_FIELD
+    elif not top_level and key in index.top:
+        message = f"{key!r} belongs at the top level, not inside hookSpecificOutput; ignored"
+        code = DiagnosticCode.UNSUPPORTED_FIELD
+    elif key in _all_output_keys():
+        owners = ", ".join(_all_output_keys()[key][:4])
+        message = f"{key!r} is not a {spec.event.value} field (it belongs to {owners}); ignored"
+        code = DiagnosticCode.UNSUPPORTED_FIELD
+    else:
+        message = f"unknown output key {key!r}; ignored"
+        code = DiagnosticCode.UNKNOWN_FIELD
+    diags.append(_diag(code, message, path))
+
+
+def encode_output(
+    output: HookOutput, dialect: Dialect | WireFormat | str = "claude"
+) -> dict[str, Any]:
+    """The JSON object of an answer in a wire format, carrying only fields that are set.
+
+    Event-specific fields go into ``hookSpecificOutput`` (``hook_specific_output``)
+    with ``hookEventName``; an answer that sets nothing encodes as ``{}``.
+    """
+    wire = _wire_of(dialect)
+    top: dict[str, Any] = {}
+    specific: dict[str, Any] = {}
+    for fc in field_codecs(type(output), True):
+        value = getattr(output, fc.name)
+        if value is None:
+            continue
+        target = specific if fc.info.specific else top
+        target[fc.key(wire)] = to_json(value, wire=wire, output=True)
+    if specific and output.event is not None:
+        name_key = "hookEventName" if wire == "claude" else "hook_event_name"
+        top["hookSpecificOutput" if wire == "claude" else "hook_specific_output"] = {
+            name_key: wire_event_name(output.event, wire),
+            **specific,
+        }
+    return top

@@ -1,0 +1,183 @@
+"""Answer shapes shared by every handler kind: what a block looks like for an event,
+and whether an answer blocks.
+
+Both read the capability table and the field metadata, so a new event needs no
+code here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+
+from .._base._diagnostics import Diagnostic, DiagnosticCode, Severity
+from .._events._capabilities import EventSpec, Exit2
+from .._events._model import HookOutput, Merge
+from .._events._names import HookEvent
+from ._fields import FieldCodec, TypeDesc, field_codecs
+
+__all__ = [
+    "blocking_output",
+    "check_output",
+    "decision_field",
+    "is_blocking",
+    "rank_key",
+    "strip_decisions",
+]
+
+
+def decision_field(cls: type[HookOutput]) -> FieldCodec | None:
+    """The event's own decision field (a RANK field other than the universal ``decision``)."""
+    for fc in field_codecs(cls, True):
+        if fc.info.merge is Merge.RANK and fc.name != "decision":
+            return fc
+    return None
+
+
+def rank_key(fc: FieldCodec, value: Any) -> Any:
+    """The ranked value of a RANK field (the attribute ``rank_by`` names for objects)."""
+    return getattr(value, fc.info.rank_by) if fc.info.rank_by else value
+
+
+def blocking_output(spec: EventSpec, reason: str) -> HookOutput | None:
+    """The answer that means "block" for this event, with ``reason`` as its message.
+
+    Follows the table's exit-2 meaning: DENY sets the event's permission decision
+    to its strongest value (``deny``) with the reason; BLOCK, CONTINUE and FEEDBACK
+    set ``decision: "block"`` and ``reason``; USER shows the reason to the user as
+    a system message; IGNORED yields ``None``.
+    """
+    cls = spec.output_type
+    if spec.exit2 is Exit2.IGNORED:
+        return None
+    if spec.exit2 is Exit2.USER:
+        return cls(system_message=reason) if reason else None
+    if spec.exit2 is Exit2.DENY:
+        fc = decision_field(cls)
+        if fc is not None:
+            strongest = fc.info.rank[0]
+            if fc.type.kind == "object" and fc.type.cls is not None and fc.info.rank_by:
+                inner: dict[str, Any] = {fc.info.rank_by: strongest}
+                if fc.info.companion and reason:
+                    inner[fc.info.companion] = reason
+                return cls(**{fc.name: fc.type.cls(**inner)})
+            kwargs: dict[str, Any] = {fc.name: strongest}
+            if fc.info.companion and reason:
+                kwargs[fc.info.companion] = reason
+            return cls(**kwargs)
+    return cls(decision="block", reason=reason or None)
+
+
+def is_blocking(output: HookOutput | None) -> bool:
+    """Whether an answer blocks: a decision field at its strongest rank (deny, block)."""
+    if output is None:
+        return False
+    for fc in field_codecs(type(output), True):
+        if fc.info.merge is Merge.RANK:
+            value = getattr(output, fc.name)
+            if value is not None and rank_key(fc, value) == fc.info.rank[0]:
+                return True
+    return False
+
+
+def strip_decisions(output: HookOutput) -> HookOutput:
+    """A copy of an answer without anything that decides or rewrites (for fire-and-forget
+    handlers, whose answers may only add context and messages)."""
+    keep = {"additional_context", "system_message", "suppress_output", "terminal_sequence"}
+    cleared = {
+        a.name: None
+        for a in attrs.fields(type(output))
+        if a.name not in keep and a.name != "extra" and getattr(output, a.name) is not None
+    }
+    return attrs.evolve(output, **cleared) if cleared else output
+
+
+def _fits(t: TypeDesc, value: Any) -> bool:
+    """Whether a Python value fits a field type (the typed twin of the wire codec's check)."""
+    if value is None:
+        return t.nullable or t.kind == "any"
+    kind = t.kind
+    if kind == "any":
+        return True
+    if kind == "str":
+        return isinstance(value, str)
+    if kind == "bool":
+        return isinstance(value, bool)
+    if kind == "int":
+        return isinstance(value, int) and not isinstance(value, bool)
+    if kind == "float":
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if kind == "literal":
+        return any(value == v and type(value) is type(v) for v in t.values)
+    if kind == "map":
+        (vt,) = t.values
+        return isinstance(value, Mapping) and (
+            vt.kind == "any" or all(_fits(vt, v) for v in value.values())
+        )
+    if kind == "list":
+        (it,) = t.values
+        return isinstance(value, (list, tuple)) and all(_fits(it, v) for v in value)
+    if kind == "object":
+        return t.cls is not None and isinstance(value, t.cls) and not _misfits(value)
+    if kind == "union":
+        return any(_fits(m, value) for m in t.values)
+    return False
+
+
+def _misfits(value: Any) -> list[FieldCodec]:
+    return [
+        fc for fc in field_codecs(type(value), True) if not _fits(fc.type, getattr(value, fc.name))
+    ]
+
+
+_CHECKS: dict[tuple[HookEvent, type], tuple[tuple[FieldCodec, bool], ...]] = {}
+
+
+def _checks(spec: EventSpec, cls: type) -> tuple[tuple[FieldCodec, bool], ...]:
+    """Each field of ``cls`` with whether ``spec``'s event honours it (built once)."""
+    found = _CHECKS.get((spec.event, cls))
+    if found is None:
+        honoured = spec.honoured_fields
+        found = tuple((fc, fc.name in honoured) for fc in field_codecs(cls, True))
+        _CHECKS[(spec.event, cls)] = found
+    return found
+
+
+def check_output(
+    spec: EventSpec, output: HookOutput
+) -> tuple[HookOutput | None, tuple[Diagnostic, ...]]:
+    """Check a typed answer: values of the wrong type or outside their allowed set make
+    the whole answer invalid (``None`` with an ``invalid_value`` diagnostic); fields the
+    event does not honour are dropped, saying so."""
+    bad: list[FieldCodec] = []
+    dropped: list[str] = []
+    for fc, honoured in _checks(spec, type(output)):
+        value = getattr(output, fc.name)
+        if value is None:
+            continue
+        if not _fits(fc.type, value):
+            bad.append(fc)
+        elif not honoured:
+            dropped.append(fc.name)
+    if bad:
+        diags = tuple(
+            Diagnostic(
+                code=DiagnosticCode.INVALID_VALUE,
+                message=(
+                    f"{fc.name} = {getattr(output, fc.name)!r} is not {fc.type.describe()}"
+                    + (" or None" if fc.type.nullable else "")
+                ),
+                severity=Severity.ERROR,
+            )
+            for fc in bad
+        )
+        return None, diags
+    if not dropped:
+        return output, ()
+    diag = Diagnostic(
+        code=DiagnosticCode.UNSUPPORTED_FIELD,
+        message=f"{spec.event.value} does not honour {', '.join(dropped)}; ignored",
+    )
+    return attrs.evolve(output, **dict.fromkeys(dropped)), (diag,)

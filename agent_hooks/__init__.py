@@ -26,9 +26,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ._base._lazy import install_lazy_exports
-from ._base._version import VERSION
-
-__version__ = VERSION
+from ._base._version import VERSION as __version__  # noqa: F401 (the package version)
 
 if TYPE_CHECKING or not install_lazy_exports(__name__):
     from ._base._diagnostics import Diagnostic as Diagnostic

@@ -72,12 +72,18 @@ def test_every_module_is_in_a_layer() -> None:
 @pytest.mark.parametrize("name", sorted(MODULES))
 def test_imports_only_its_own_layer_and_below(name: str) -> None:
     upward = sorted(t for t in GRAPH[name] if _layer(t) > _layer(name))
-    assert not upward, f"{name} (layer {LAYERS[_layer(name)] if _layer(name) < len(LAYERS) else 'public'}) imports upward: {upward}"
+    assert not upward, (
+        f"{name} (layer {LAYERS[_layer(name)] if _layer(name) < len(LAYERS) else 'public'}) imports upward: {upward}"
+    )
 
 
 def test_no_module_reaches_the_public_package() -> None:
-    inward = sorted(n for n, targets in GRAPH.items() if "agent_hooks" in targets and n not in PUBLIC_FACE)
-    assert not inward, f"modules importing the public package (import what you need from its layer): {inward}"
+    inward = sorted(
+        n for n, targets in GRAPH.items() if "agent_hooks" in targets and n not in PUBLIC_FACE
+    )
+    assert not inward, (
+        f"modules importing the public package (import what you need from its layer): {inward}"
+    )
 
 
 def _cycle() -> list[str] | None:

@@ -13,7 +13,9 @@ README = Path(__file__).resolve().parent.parent / "README.md"
 def test_readme_events_section_is_current() -> None:
     text = README.read_text(encoding="utf-8")
     assert BEGIN in text and END in text
-    assert replace_section(text) == text, "run: python -m agent_hooks._events._docs --write README.md"
+    assert replace_section(text) == text, (
+        "run: python -m agent_hooks._events._docs --write README.md"
+    )
 
 
 def test_every_event_has_a_row() -> None:

@@ -104,8 +104,12 @@ async def test_no_descriptor_for_the_probe_sends_the_run_to_the_portable_runner(
     # decides the runner of the calls made meanwhile.
     real_pidfd_open = os.pidfd_open
 
-    def no_pidfd(_pid: int, _flags: int = 0) -> int:
-        raise OSError(errno.EMFILE, "Too many open files")
+    def no_pidfd(pid: int, flags: int = 0) -> int:
+        # Only the probe (a pidfd of this process) fails: asyncio's own child watcher
+        # (Python 3.12+) opens pidfds of the children the portable runner starts.
+        if pid == os.getpid():
+            raise OSError(errno.EMFILE, "Too many open files")
+        return real_pidfd_open(pid, flags)
 
     monkeypatch.setattr(os, "pidfd_open", no_pidfd)
     assert _process.select_runner() is run_portable

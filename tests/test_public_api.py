@@ -121,8 +121,10 @@ def test_unknown_names_raise_attribute_error() -> None:
         agent_hooks.NoSuchThing  # noqa: B018
 
 
-def test_dir_lists_every_public_name() -> None:
-    assert set(PUBLIC) <= set(dir(agent_hooks))
+def test_dir_lists_the_public_names_and_no_helpers() -> None:
+    listed = set(dir(agent_hooks))
+    assert set(PUBLIC) <= listed
+    assert not {"TYPE_CHECKING", "install_lazy_exports", "annotations"} & listed
 
 
 def test_without_its_source_the_package_imports_every_name_at_once(tmp_path: Any) -> None:
@@ -142,7 +144,13 @@ def test_without_its_source_the_package_imports_every_name_at_once(tmp_path: Any
         "builtins.open = real_open\n"
         "assert 'HookRegistry' in vars(agent_hooks)\n"
         "assert 'PreToolUseInput' in vars(agent_hooks)\n"
-        "assert not hasattr(agent_hooks, '__getattr__')\n"
+        "assert sorted(agent_hooks.__all__) == agent_hooks.__all__\n"
+        "assert 'HookRegistry' in agent_hooks.__all__ and len(agent_hooks.__all__) > 200\n"
+        "assert 'TYPE_CHECKING' not in vars(agent_hooks)\n"
+        "assert not {'VERSION', 'annotations', 'install_lazy_exports'} & set(agent_hooks.__all__)\n"
+        "namespace = {}\n"
+        "exec('from agent_hooks import *', namespace)\n"
+        "assert set(namespace) - {'__builtins__'} == set(agent_hooks.__all__)\n"
         "print('eager')\n"
     )
     done = subprocess.run(

@@ -57,22 +57,25 @@ def lazy_exports_of(source: str) -> dict[str, str]:
 
 def install_lazy_exports(package: str) -> bool:
     """Give ``package`` a ``__getattr__`` that imports each listed name on first use,
-    a ``__dir__`` and an ``__all__``, all from the one list in its source.
+    a ``__dir__`` and an ``__all__``, all from the one list in its source; the helper
+    names the list needs (``TYPE_CHECKING``, this function) are removed again.
 
-    Returns ``False`` (and installs nothing) when the package's source cannot be read,
-    as in a byte-code-only install: the caller then imports every name at once.
+    Returns ``False`` when the package's source cannot be read, as in a
+    byte-code-only install: the caller then imports every name at once, and
+    ``__all__`` is then every name bound after this call (worked out on first use).
     """
     module = sys.modules[package]
-    path = getattr(module, "__file__", None)
-    try:
-        with open(str(path), encoding="utf-8") as f:
-            source = f.read()
-        exports = lazy_exports_of(source)
-    except (OSError, SyntaxError, ValueError):
-        return False
-    if not exports:
-        return False
     namespace = vars(module)
+    try:
+        with open(str(getattr(module, "__file__", None)), encoding="utf-8") as f:
+            exports = lazy_exports_of(f.read())
+    except (OSError, SyntaxError, ValueError):
+        exports = {}
+    for helper in ("TYPE_CHECKING", "install_lazy_exports"):
+        namespace.pop(helper, None)
+    if not exports:
+        _install_eager_all(package, namespace, before=set(namespace))
+        return False
     _install(package, namespace, exports)
     return True
 
@@ -89,8 +92,22 @@ def _install(package: str, namespace: dict[str, Any], exports: Mapping[str, str]
         return value
 
     def __dir__() -> list[str]:
-        return sorted(set(namespace) | set(names))
+        return sorted({n for n in namespace if n.startswith("__")} | set(names))
 
     namespace["__getattr__"] = __getattr__
     namespace["__dir__"] = __dir__
     namespace["__all__"] = names
+
+
+def _install_eager_all(package: str, namespace: dict[str, Any], before: set[str]) -> None:
+    """``__all__`` for a package whose names are imported at once: what the imports
+    after this call bind (read on first access, when they have run)."""
+
+    def __getattr__(name: str) -> Any:
+        if name == "__all__":
+            names = sorted(n for n in set(namespace) - before if not n.startswith("_"))
+            namespace["__all__"] = names
+            return names
+        raise AttributeError(f"module {package!r} has no attribute {name!r}")
+
+    namespace["__getattr__"] = __getattr__

@@ -42,6 +42,7 @@ __all__ = ["load_claude", "load_claude_settings"]
 
 TrustArg = TrustPolicy | TrustStore | bool | None
 
+
 def _settings_scope(path: str, project_dir: str | None) -> str:
     name = os.path.basename(path)
     if name.startswith("managed-settings"):

@@ -135,8 +135,6 @@ def combine(configs: Iterable[LoadedConfig]) -> LoadedConfig:
     )
 
 
-
-
 @attrs.frozen(kw_only=True)
 class HandlerRef:
     """A configured handler, as a reload compares them (its place in the file aside)."""

@@ -8,7 +8,7 @@ changes after that (except the per-loop process limiters).
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 import anyio
 import anyio.lowlevel
@@ -24,24 +24,38 @@ from .._wire._dialects import Dialect
 from ._matching import CompiledMatcher, IfRule
 from ._observe import Observer
 
-__all__ = ["CompiledNode", "CompiledRegistry", "DispatchOptions", "EventIndex", "Execution", "Group"]
+__all__ = [
+    "CompiledNode",
+    "CompiledRegistry",
+    "RegistryOptions",
+    "EventIndex",
+    "Execution",
+    "Group",
+]
 
 Execution = Literal["parallel", "chained"]
 """``parallel``: every matching handler starts at once (the default); ``chained``:
 one after another, each seeing the input as rewritten by the previous ones."""
 
 
-@attrs.frozen(kw_only=True)
-class DispatchOptions:
-    """The registry options a session runs with (see :class:`~agent_hooks.HookRegistry`)."""
+class RegistryOptions(Protocol):
+    """What a session reads of the :class:`~agent_hooks.HookRegistry` a snapshot was
+    compiled from: the options it dispatches with (see that class)."""
 
-    stop_on_block: bool
-    stop_continuation_cap: int
-    max_processes: int | None
-    session_end_timeout: float
-    background_drain_timeout: float
-    secret_env_patterns: tuple[str, ...]
-    observers: tuple[Observer, ...]
+    @property
+    def stop_on_block(self) -> bool: ...
+    @property
+    def stop_continuation_cap(self) -> int: ...
+    @property
+    def max_processes(self) -> int | None: ...
+    @property
+    def session_end_timeout(self) -> float: ...
+    @property
+    def background_drain_timeout(self) -> float: ...
+    @property
+    def secret_env_patterns(self) -> tuple[str, ...]: ...
+    @property
+    def observers(self) -> tuple[Observer, ...]: ...
 
 
 @attrs.frozen(kw_only=True)
@@ -113,7 +127,8 @@ class EventIndex:
 class CompiledRegistry:
     """The immutable, compiled snapshot that sessions dispatch through."""
 
-    options: DispatchOptions
+    registry: RegistryOptions
+    """The :class:`~agent_hooks.HookRegistry` this snapshot was compiled from."""
     diagnostics: tuple[Diagnostic, ...]
     nodes: Mapping[HookEvent, tuple[CompiledNode, ...]]
     """Every enabled node per event, in order (for reports and ``check``)."""
@@ -137,7 +152,7 @@ class CompiledRegistry:
             if len(self._limiters) > 16:  # loops come and go (tests, anyio.run calls)
                 self._limiters.clear()
             limiter = self._limiters[token] = anyio.CapacityLimiter(
-                self.options.max_processes or default_process_limit()
+                self.registry.max_processes or default_process_limit()
             )
         return limiter
 

@@ -114,6 +114,7 @@ def _join(*parts: str | None) -> str | None:
 
 # ----------------------------------------------------------------- tools
 
+
 async def call_tool(
     session: HookDispatcher,
     tool_name: str,
@@ -163,9 +164,7 @@ async def call_tool(
 
     current: Mapping[str, Any] = dict(tool_input)
     d_tr = await session.dispatch(
-        ToolInputTransformInput(
-            tool_name=tool_name, tool_input=current, tool_use_id=tool_use_id
-        )
+        ToolInputTransformInput(tool_name=tool_name, tool_input=current, tool_use_id=tool_use_id)
     )
     note(d_tr)
     rewritten = d_tr.output.updated_input or getattr(d_tr.input, "tool_input", None)
@@ -190,9 +189,7 @@ async def call_tool(
     hook_reason = pre.output.permission_decision_reason
     if verdict in ("ask", "defer"):
         req = await session.dispatch(
-            PermissionRequestInput(
-                tool_name=tool_name, tool_input=current, tool_use_id=tool_use_id
-            )
+            PermissionRequestInput(tool_name=tool_name, tool_input=current, tool_use_id=tool_use_id)
         )
         note(req)
         pd = req.output.permission_decision
@@ -200,9 +197,7 @@ async def call_tool(
             reason = pd.message or "denied by a PermissionRequest hook"
             if pd.interrupt:
                 stop_reason.append(reason)
-            return outcome(
-                ran=False, input=current, denied=True, reason=reason, model_view=reason
-            )
+            return outcome(ran=False, input=current, denied=True, reason=reason, model_view=reason)
         if pd is not None and pd.behavior == "allow":
             hook_decision = "allow"
             if pd.updated_input is not None:
@@ -288,6 +283,7 @@ async def call_tool(
         duration_ms=duration_ms,
     )
 
+
 async def _ask_permission(
     callback: PermissionCallback | None,
     prompt: PermissionPrompt,
@@ -317,7 +313,9 @@ async def _ask_permission(
         return answer
     return PermissionAnswer(allow=bool(answer))
 
+
 # ------------------------------------------------------------- turns
+
 
 async def submit_prompt(session: HookDispatcher, prompt: str) -> PromptOutcome:
     """UserPromptSubmit: block the prompt, add context for this turn, suppress the original."""
@@ -335,13 +333,16 @@ async def submit_prompt(session: HookDispatcher, prompt: str) -> PromptOutcome:
         decision=d,
     )
 
+
 async def turn_start(session: HookDispatcher) -> TurnOutcome:
     """TurnStart: context for this turn only."""
     return _turn(await session.dispatch(TurnStartInput()))
 
+
 async def turn_end(session: HookDispatcher, reason: str | None = None) -> TurnOutcome:
     """TurnEnd, whatever ended the turn."""
     return _turn(await session.dispatch(TurnEndInput(reason=reason)))
+
 
 async def before_llm_call(
     session: HookDispatcher, messages: Sequence[Any] | None = None, **fields: Any
@@ -353,9 +354,11 @@ async def before_llm_call(
         rewritten = getattr(d.input, "messages", None)
     return attrs.evolve(_turn(d), rewritten=rewritten)
 
+
 async def after_llm_call(session: HookDispatcher, **fields: Any) -> TurnOutcome:
     """AfterLLMCall (usage, cost, model_id, stop_response ...)."""
     return _turn(await session.dispatch(AfterLLMCallInput(**fields)))
+
 
 async def check_stop(
     session: HookDispatcher, last_assistant_message: str | None = None
@@ -379,7 +382,9 @@ async def check_stop(
         decision=d,
     )
 
+
 # ----------------------------------------------------------- session
+
 
 async def start(
     session: HookDispatcher, source: str = "startup", *, model: str | None = None
@@ -391,10 +396,12 @@ async def start(
         session.persistent_context.append(d.output.additional_context)
     return _turn(d)
 
+
 async def end(session: HookDispatcher, reason: str = "other") -> TurnOutcome:
     """SessionEnd: runs shielded within the registry's ``session_end_timeout``,
     even while the agent is being cancelled."""
     return _turn(await session.dispatch(SessionEndInput(reason=reason)))
+
 
 def _turn(d: Decision[Any]) -> TurnOutcome:
 

@@ -131,14 +131,6 @@ def reduce_results(
             for _, v in pairs:
                 merged.update(v)
             values[name] = merged
-        elif merge is Merge.RANK and len(pairs) == 1:
-            r, v = pairs[0]
-            values[name] = v
-            companion = step.companion
-            if companion and not step.rank_by:
-                text = getattr(r.output, companion, None)
-                if text is not None:
-                    values[companion] = text
         elif merge is Merge.RANK:
             order, rank_by, weakest = step.order, step.rank_by, len(step.order)
             ranked = [(r, v, getattr(v, rank_by) if rank_by else v) for r, v in pairs]

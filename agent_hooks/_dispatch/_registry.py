@@ -26,7 +26,6 @@ from .._wire._dialects import CLAUDE, DOCKER, Dialect
 from ._compiled import (
     CompiledNode,
     CompiledRegistry,
-    DispatchOptions,
     EventIndex,
     Execution,
     Group,
@@ -374,15 +373,7 @@ def _compile(reg: HookRegistry) -> CompiledRegistry:
         )
         flat[event] = all_nodes
     return CompiledRegistry(
-        options=DispatchOptions(
-            stop_on_block=reg.stop_on_block,
-            stop_continuation_cap=reg.stop_continuation_cap,
-            max_processes=reg.max_processes,
-            session_end_timeout=reg.session_end_timeout,
-            background_drain_timeout=reg.background_drain_timeout,
-            secret_env_patterns=reg.secret_env_patterns,
-            observers=reg.observers,
-        ),
+        registry=reg,
         diagnostics=tuple(diags),
         nodes=MappingProxyType(flat),
         disabled=tuple(disabled),

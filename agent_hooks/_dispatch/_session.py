@@ -7,15 +7,15 @@ it: closing the session waits for background work up to a deadline, then
 cancels it (process groups are killed) and reports what was cut short.
 
 Every handler runs under its own anyio cancel scope (its timeout plus the node's
-clean-up slack); parallel handlers run in one task group. That is all the
-concurrency machinery there is: the same code on asyncio and trio.
+clean-up slack); a parallel batch runs in one task group, a lone handler in the
+dispatching task. That is all the concurrency machinery there is: the same code on
+asyncio and trio.
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
-import math
 import os
 import shlex
 import tempfile
@@ -114,8 +114,9 @@ class Session:
             registry's own.
 
     The lifecycle helpers (:meth:`call_tool`, :meth:`submit_prompt`, :meth:`check_stop`,
-    ...) are the functions of :mod:`agent_hooks._dispatch._lifecycle`, which only use
-    :meth:`dispatch`.
+    ...) dispatch the right events in the right order through :meth:`dispatch`; they
+    are plain functions taking the session as their first argument, so a subclass
+    that overrides ``dispatch`` changes what they do too.
     """
 
     call_tool = _lifecycle.call_tool
@@ -143,7 +144,7 @@ class Session:
         observers: Sequence[Observer] = (),
     ) -> None:
         self._compiled = compiled
-        self._options = compiled.options
+        self._options = compiled.registry
         self.session_id = session_id
         self.cwd = cwd if cwd is not None else os.getcwd()
         self.transcript_path = transcript_path
@@ -282,13 +283,26 @@ class Session:
     ) -> Decision[O]:
         """Run every handler that matches ``input`` and reduce their answers.
 
-        Never raises because a handler failed: failures, timeouts and bad
-        answers are contained in the results and diagnostics. Cancelling the
-        dispatch cancels every running handler (their processes are killed) and
-        propagates, except for SessionEnd, which runs shielded within the
-        registry's ``session_end_timeout``.
+        Each handler runs under its own cancel scope: past its timeout it is
+        cancelled at every await until it ends (never inside an
+        ``anyio.CancelScope(shield=True)`` it entered) and its result is a TIMEOUT;
+        a handler that catches the cancellation and answers anyway counts as having
+        answered. Matching handlers run in parallel in one task group unless the
+        event (or ``execution``) chains them.
+
+        Never raises because a handler failed: an ``Exception``, a timeout or a bad
+        answer is contained in its result and the diagnostics, and its failure
+        policy applies. Cancelling the dispatch cancels every running handler
+        (their processes are killed) and propagates once they have ended, except
+        for SessionEnd, which runs shielded within the registry's
+        ``session_end_timeout``; a cancellation a handler swallowed reaches the
+        caller at its next checkpoint.
 
         Raises:
+            BaseException: what a handler raised that is not an ``Exception`` nor a
+                cancellation (``KeyboardInterrupt``, ...): as it is from a lone
+                handler; from a parallel batch in a ``BaseExceptionGroup``, once the
+                other handlers were cancelled and have ended.
             RuntimeError: a fire-and-forget handler matched and the session is not open.
         """
         spec = CAPABILITIES[input.event]
@@ -306,10 +320,18 @@ class Session:
         if spec.event is HookEvent.SESSION_END:
             with anyio.CancelScope(shield=True):
                 input, results = await self._execute(
-                    spec, input, foreground, mode, chain_stop, self._options.session_end_timeout, seen
+                    spec,
+                    input,
+                    foreground,
+                    mode,
+                    chain_stop,
+                    self._options.session_end_timeout,
+                    seen,
                 )
         else:
-            input, results = await self._execute(spec, input, foreground, mode, chain_stop, None, seen)
+            input, results = await self._execute(
+                spec, input, foreground, mode, chain_stop, None, seen
+            )
         output, reduced = reduce_results(spec, results, chained=mode == "chained")
         diags = [d for r in results for d in r.diagnostics]
         diags.extend(reduced)
@@ -443,36 +465,21 @@ class Session:
         budget: float | None,
         seen: DispatchInfo | None,
     ) -> list[HandlerResult]:
-        """Every node at once, in one task group; results in configuration order (and
-        observers told of the starts in that order, whatever order the tasks run in).
-
-        Handlers whose deadlines are all the same (the common case: one group, one
-        timeout) are bounded by one cancel scope around the task group, which ends
-        every one of them exactly when a scope each would; otherwise each handler
-        has its own."""
+        """Every node at once, each in its own task of one task group and under its own
+        cancel scope; results in configuration order (observers are told of the starts
+        in that order, whatever order the tasks then run in)."""
         results: list[HandlerResult | None] = [None] * len(nodes)
-        deadlines = {self._timeout(cn, budget) + cn.node.timeout_slack for cn in nodes}
-        shared = len(deadlines) == 1
         if seen is not None:
             for cn in nodes:
                 self._started(cn, spec, seen)
-        start = time.perf_counter()
 
         async def run_one(i: int, cn: CompiledNode) -> None:
-            results[i] = await self._run(
-                cn, spec, input, budget, seen, announced=True, scoped=not shared
-            )
+            results[i] = await self._run(cn, spec, input, budget, seen, announced=True)
 
-        with anyio.move_on_after(deadlines.pop() if shared else math.inf):
-            async with anyio.create_task_group() as tg:
-                for i, cn in enumerate(nodes):
-                    tg.start_soon(run_one, i, cn)
-        return [
-            result
-            if result is not None  # (else the shared deadline passed before it answered)
-            else self._finish(cn, spec, _timed_out(self._timeout(cn, budget)), start, seen)
-            for cn, result in zip(nodes, results, strict=True)
-        ]
+        async with anyio.create_task_group() as tg:
+            for i, cn in enumerate(nodes):
+                tg.start_soon(run_one, i, cn)
+        return [r for r in results if r is not None]
 
     async def _run_chained(
         self,
@@ -496,10 +503,6 @@ class Session:
                 break
         return input, results
 
-    @staticmethod
-    def _timeout(cn: CompiledNode, budget: float | None) -> float:
-        return cn.timeout if budget is None else min(cn.timeout, budget)
-
     async def _run(
         self,
         cn: CompiledNode,
@@ -509,15 +512,11 @@ class Session:
         seen: DispatchInfo | None = None,
         *,
         announced: bool = False,
-        scoped: bool = True,
     ) -> HandlerResult:
-        """Run one node, contain its failure, apply its failure policy.
-
-        The node runs under its own cancel scope (its timeout plus its clean-up slack)
-        unless ``scoped`` is false: then the caller's scope holds that same deadline,
-        and a timeout cancels this call (the caller makes the timed-out result).
-        ``announced``: observers were told of the start already."""
-        timeout = self._timeout(cn, budget)
+        """Run one node under its own cancel scope (its timeout plus its clean-up
+        slack), contain its failure, apply its failure policy. ``announced``: observers
+        were told of the start already."""
+        timeout = cn.timeout if budget is None else min(cn.timeout, budget)
         call = HookCall(
             input=input,
             spec=spec,
@@ -531,8 +530,6 @@ class Session:
         if seen is not None and not announced:
             self._started(cn, spec, seen)
         start = time.perf_counter()
-        if not scoped:
-            return self._finish(cn, spec, await _attempt(cn, call), start, seen)
         result: HandlerResult | None = None
         with anyio.move_on_after(timeout + cn.node.timeout_slack):
             result = await _attempt(cn, call)

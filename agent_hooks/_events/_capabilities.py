@@ -43,6 +43,7 @@ from typing import Any
 
 import attrs
 
+from ._catalog import input_class
 from ._model import HookInput, HookOutput
 from ._names import HookEvent
 
@@ -140,21 +141,13 @@ class EventSpec:
 
     @property
     def input_type(self) -> type[HookInput[Any]]:
-        """The event's input class (its family module is imported on first use)."""
-        found = _INPUT_CACHE.get(self.event)
-        if found is None:
-            from ._catalog import INPUT_TYPES
-
-            found = _INPUT_CACHE[self.event] = INPUT_TYPES[self.event]
-        return found
+        """The event's input class (its module is imported on first use)."""
+        return input_class(self.event)
 
     @property
     def output_type(self) -> type[HookOutput]:
         """The event's output class."""
-        found = _OUTPUT_CACHE.get(self.event)
-        if found is None:
-            found = _OUTPUT_CACHE[self.event] = self.input_type.output_type
-        return found
+        return input_class(self.event).output_type
 
     @property
     def honoured_fields(self) -> frozenset[str]:
@@ -170,8 +163,6 @@ class EventSpec:
 
 
 # Derived per-event data, computed once (the rows themselves are frozen values).
-_INPUT_CACHE: dict[HookEvent, type[HookInput[Any]]] = {}
-_OUTPUT_CACHE: dict[HookEvent, type[HookOutput]] = {}
 _HONOURED_CACHE: dict[HookEvent, frozenset[str]] = {}
 
 _T = ContextLifetime

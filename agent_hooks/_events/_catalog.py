@@ -81,7 +81,9 @@ FAMILIES: Mapping[str, tuple[str, ...]] = {
 }
 """Family package -> the events whose classes it holds."""
 
-_FAMILY_OF: dict[str, str] = {event: family for family, events in FAMILIES.items() for event in events}
+_FAMILY_OF: dict[str, str] = {
+    event: family for family, events in FAMILIES.items() for event in events
+}
 
 
 def input_class(event: HookEvent | str) -> type[HookInput[Any]]:
@@ -91,7 +93,9 @@ def input_class(event: HookEvent | str) -> type[HookInput[Any]]:
         ValueError: ``event`` is not a :class:`HookEvent` value.
     """
     name = HookEvent(event).value
-    module = submodule(__package__ or "agent_hooks._events", f"{_FAMILY_OF[name]}._{snake_name(name)}")
+    module = submodule(
+        __package__ or "agent_hooks._events", f"{_FAMILY_OF[name]}._{snake_name(name)}"
+    )
     cls: type[HookInput[Any]] = getattr(module, f"{name}Input")
     return cls
 

@@ -77,7 +77,7 @@ class HookEvent(str, enum.Enum):
     @property
     def snake(self) -> str:
         """The Docker Agent (snake_case) spelling: ``pre_tool_use``, ``before_llm_call``."""
-        return _snake_names()[self]
+        return _SNAKE[self]
 
 
 def snake_name(name: str) -> str:
@@ -87,20 +87,15 @@ def snake_name(name: str) -> str:
     return s.lower()
 
 
+_SNAKE: dict[HookEvent, str] = {e: snake_name(e.value) for e in HookEvent}
+"""Every event's Docker Agent (snake_case) spelling."""
+
+
 def _fold(name: str) -> str:
     return name.replace("_", "").replace("-", "").lower()
 
 
 _BY_FOLDED: dict[str, HookEvent] = {_fold(e.value): e for e in HookEvent}
-_SNAKE: dict[HookEvent, str] = {}
-
-
-def _snake_names() -> dict[HookEvent, str]:
-    """Every event's snake_case name, computed on first use (Claude-format payloads
-    and configs never need them)."""
-    if not _SNAKE:
-        _SNAKE.update({e: snake_name(e.value) for e in HookEvent})
-    return _SNAKE
 
 
 def parse_event(name: str | HookEvent) -> HookEvent:
@@ -122,7 +117,7 @@ def parse_event(name: str | HookEvent) -> HookEvent:
         return found
     import difflib  # only for the error message
 
-    candidates = [e.value for e in HookEvent] + list(_snake_names().values())
+    candidates = [e.value for e in HookEvent] + list(_SNAKE.values())
     close = difflib.get_close_matches(name, candidates, n=3, cutoff=0.6)
     if not close:
         folded = difflib.get_close_matches(_fold(name), list(_BY_FOLDED), n=3, cutoff=0.6)

@@ -92,17 +92,10 @@ class _PayloadFields:
 
 
 def _fresh_json_converter(wire: WireFormat) -> _Converter:
-    """:func:`to_json` for input values, so that a payload shares no dict or list with
-    the input; the commonest value (a flat object of scalars, such as most tool
-    inputs) is copied without a walk."""
+    """:func:`to_json` for input values: fresh JSON data, so that a payload shares no
+    dict or list with the input."""
 
     def convert(value: Any) -> Any:
-        if type(value) is dict:
-            for k, v in value.items():
-                if type(k) is not str or type(v) not in _JSON_SCALARS:
-                    break
-            else:
-                return value.copy()
         return to_json(value, wire=wire, output=False)
 
     return convert

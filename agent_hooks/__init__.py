@@ -76,6 +76,8 @@ if TYPE_CHECKING or not install_lazy_exports(__name__):
     from ._dispatch._compiled import CompiledRegistry as CompiledRegistry
     from ._dispatch._compiled import Execution as Execution
     from ._dispatch._decision import Decision as Decision
+    from ._dispatch._lifecycle import PermissionCallback as PermissionCallback
+    from ._dispatch._lifecycle import Tool as Tool
     from ._dispatch._observe import DispatchInfo as DispatchInfo
     from ._dispatch._observe import LoggingObserver as LoggingObserver
     from ._dispatch._observe import Observer as Observer

@@ -1,66 +1,57 @@
-"""Quick start: a Python callback and a shell hook in one matcher, one typed decision.
-
-Run: python examples/quickstart.py
-"""
-
-from __future__ import annotations
+import os
+import tempfile
 
 import anyio
 
-from agent_hooks import (
-    CommandHook,
-    HookMatcher,
-    HookRegistry,
-    PreToolUseInput,
-    PreToolUseOutput,
-)
+from agent_hooks import CommandHook, HookMatcher, HookRegistry, PreToolUseInput, PreToolUseOutput
 
 
 async def protect_env_files(input: PreToolUseInput) -> PreToolUseOutput | None:
-    """Typed callback: deny edits to .env files, no opinion otherwise."""
-    path = str(input.tool_input.get("file_path", ""))
-    if path.endswith(".env"):
+    if str(input.tool_input.get("file_path", "")).endswith(".env"):
         return PreToolUseOutput(
-            permission_decision="deny", permission_decision_reason=f"{path} holds secrets"
+            permission_decision="deny", permission_decision_reason=".env holds secrets"
         )
-    return None
+    return None  # no opinion
 
 
-# A shell hook written for Claude Code, unchanged: reads the payload on stdin,
-# blocks with exit code 2 and a reason on stderr.
-BLOCK_RM_RF = r"""
-cmd=$(python3 -c 'import json,sys; print(json.load(sys.stdin).get("tool_input",{}).get("command",""))')
-case "$cmd" in
-  *"rm -rf"*) echo "rm -rf is not allowed here" >&2; exit 2 ;;
-esac
-exit 0
+# A Claude Code hook script, unchanged: the payload arrives on stdin, exit 2 blocks
+# and stderr is the reason. (Point CommandHook at your own, e.g. ~/.claude/hooks/x.sh.)
+BLOCK_RM_RF = """#!/bin/sh
+if grep -q 'rm -rf'; then echo "rm -rf is not allowed here" >&2; exit 2; fi
 """
 
-registry = HookRegistry(
-    {
-        "PreToolUse": [
-            HookMatcher(
-                matcher="Bash|Edit|Write",
-                hooks=[protect_env_files, CommandHook(command=BLOCK_RM_RF)],
-            )
-        ]
-    }
-)
 
-
-async def main() -> None:
-    async with registry.session(session_id="quickstart") as session:
-        for tool, tool_input in [
-            ("Bash", {"command": "ls -la"}),
-            ("Bash", {"command": "rm -rf build/"}),
-            ("Edit", {"file_path": "/repo/.env", "old_string": "A=1", "new_string": "A=2"}),
+async def agent(registry: HookRegistry, project: str) -> None:
+    async with registry.session(session_id="s1", cwd=project) as session:
+        for tool_name, tool_input in [
+            ("Bash", {"command": "ls"}),
+            ("Bash", {"command": "rm -rf /"}),
+            ("Edit", {"file_path": ".env"}),
         ]:
             decision = await session.dispatch(
-                PreToolUseInput(tool_name=tool, tool_input=tool_input)
+                PreToolUseInput(tool_name=tool_name, tool_input=tool_input)
             )
-            verdict = decision.output.permission_decision or "no opinion"
-            print(f"{tool:5} {tool_input}\n      -> {verdict}: {decision.reason or ''}")
+            verdict = f"denied: {decision.reason}" if decision.blocked else "allowed"
+            print(f"{tool_name} {tool_input} -> {verdict}")
 
 
-if __name__ == "__main__":
-    anyio.run(main)
+with tempfile.TemporaryDirectory() as project:  # the agent's working directory
+    script = os.path.join(project, "block-rm-rf.sh")
+    with open(script, "w") as f:
+        f.write(BLOCK_RM_RF)
+    os.chmod(script, 0o755)
+
+    registry = HookRegistry(
+        {
+            "PreToolUse": [
+                HookMatcher(
+                    matcher="Bash|Edit|Write",
+                    hooks=[
+                        protect_env_files,  # a typed Python callback
+                        CommandHook(command=script),  # a shell hook
+                    ],
+                ),
+            ],
+        }
+    )
+    anyio.run(agent, registry, project)

@@ -187,15 +187,6 @@ def explode(input):
         ("UserPromptSubmit", {"decision": "block", "reason": "not allowed"}),
         ("Stop", {"decision": "block", "reason": "not allowed"}),
         ("SubagentStop", {"decision": "block", "reason": "not allowed"}),
-        (
-            "PermissionRequest",
-            {
-                "hookSpecificOutput": {
-                    "hookEventName": "PermissionRequest",
-                    "decision": {"behavior": "deny", "message": "not allowed"},
-                }
-            },
-        ),
     ],
 )
 def test_exit_2_becomes_the_equivalent_json_decision(
@@ -204,6 +195,15 @@ def test_exit_2_becomes_the_equivalent_json_decision(
     config = ws.config({event: [{"hooks": [cmd("echo 'not allowed' >&2; exit 2")]}]})
     proc = ws.run("--config", config, payload=ws.payload(event))
     assert answer(proc) == expected
+
+
+def test_exit_2_on_permission_request_is_not_honoured(ws: Workspace) -> None:
+    """Claude Code: only the ``decision`` object grants or denies a PermissionRequest;
+    exit 2 leaves the permission flow unchanged, and a diagnostic says so."""
+    config = ws.config({"PermissionRequest": [{"hooks": [cmd("echo 'not allowed' >&2; exit 2")]}]})
+    proc = ws.run("--config", config, payload=ws.payload("PermissionRequest"))
+    assert answer(proc) == {}
+    assert "exit status 2 is not honoured on PermissionRequest" in proc.stderr
 
 
 def test_no_opinion_is_an_empty_object(ws: Workspace) -> None:
@@ -484,6 +484,126 @@ def test_report_lists_every_handler_in_order(ws: Workspace) -> None:
     assert "exit 1" in proc.stderr
 
 
+REPORT_HOOKS = """\
+from agent_hooks import PreToolUseInput, PreToolUseOutput
+
+
+def deny(input: PreToolUseInput) -> PreToolUseOutput:
+    return PreToolUseOutput(permission_decision="deny", permission_decision_reason="python says no")
+
+
+def context(input: PreToolUseInput) -> PreToolUseOutput:
+    return PreToolUseOutput(additional_context="typed context")
+
+
+async def sdk_deny(input_data, tool_use_id, context):
+    return {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
+                                   "permissionDecisionReason": "sdk says no"}}
+"""
+
+
+def test_report_says_what_each_handler_decided_and_why(ws: Workspace) -> None:
+    """Not only exit 2: a Python callable's deny, a command's JSON answer, a typed output."""
+    ws.write("report_verdicts.py", REPORT_HOOKS)
+    json_ask = {
+        "hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "permissionDecision": "ask",
+            "permissionDecisionReason": "json asks",
+        }
+    }
+    json_deny = {
+        "hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "permissionDecision": "deny",
+            "permissionDecisionReason": "json says no",
+        }
+    }
+    config = ws.config(
+        {
+            "PreToolUse": [
+                {
+                    "hooks": [
+                        {"type": "python", "callable": "report_verdicts:deny"},
+                        {"type": "python", "callable": "report_verdicts:context"},
+                        {"type": "python", "callable": "report_verdicts:sdk_deny"},
+                        cmd(echo_json(json_ask), name="asks"),
+                        cmd(echo_json(json_deny), name="json-deny"),
+                        cmd("echo 'exit says no' >&2; exit 2", name="exit2"),
+                        cmd(echo_json({"continue": False, "stopReason": "halt"}), name="halts"),
+                        cmd("true", name="silent"),
+                    ]
+                }
+            ]
+        }
+    )
+    report = answer(ws.run("--config", config, "--report"))
+    got = {h["name"]: (h["outcome"], h["decision"], h["reason"]) for h in report["handlers"]}
+    assert got == {
+        "report_verdicts:deny": ("ok", "deny", "python says no"),
+        "report_verdicts:context": ("ok", None, None),
+        "report_verdicts:sdk_deny": ("ok", "deny", "sdk says no"),
+        "asks": ("ok", "ask", "json asks"),
+        "json-deny": ("ok", "deny", "json says no"),
+        "exit2": ("blocked", "deny", "exit says no"),
+        "halts": ("ok", "stop", "halt"),
+        "silent": ("ok", None, None),
+    }
+    by_name = {h["name"]: h for h in report["handlers"]}
+    # each handler's own answer, in the payload's wire form
+    assert by_name["report_verdicts:context"]["output"] == {
+        "hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": "typed context"}
+    }
+    assert by_name["asks"]["output"] == json_ask
+    assert by_name["silent"]["output"] is None
+    assert by_name["asks"]["location"] == "hooks.PreToolUse[0].hooks[3]"
+    # the reduced decision is the first deny's; every deny is named as deciding it
+    assert report["decision"]["hookSpecificOutput"]["permissionDecisionReason"] == "python says no"
+    names = [report["handlers"][i]["name"] for i in report["decided_by"]]
+    assert names == ["report_verdicts:deny", "report_verdicts:sdk_deny", "json-deny", "exit2"]
+
+
+def test_report_stop_block_and_permission_request_verdicts(ws: Workspace) -> None:
+    config = ws.config(
+        {
+            "Stop": [
+                {
+                    "hooks": [
+                        cmd(echo_json({"decision": "block", "reason": "keep going"}), name="json"),
+                        cmd("echo 'not yet' >&2; exit 2", name="exit2"),
+                    ]
+                }
+            ],
+            "PermissionRequest": [
+                {
+                    "hooks": [
+                        cmd(
+                            echo_json(
+                                {
+                                    "hookSpecificOutput": {
+                                        "hookEventName": "PermissionRequest",
+                                        "decision": {"behavior": "deny", "message": "refused"},
+                                    }
+                                }
+                            ),
+                            name="refuses",
+                        )
+                    ]
+                }
+            ],
+        }
+    )
+    report = answer(ws.run("--config", config, "--report", payload=ws.payload("Stop")))
+    got = [(h["name"], h["decision"], h["reason"]) for h in report["handlers"]]
+    assert got == [("json", "block", "keep going"), ("exit2", "block", "not yet")]
+    assert report["decided_by"] == [0, 1]
+    report = answer(ws.run("--config", config, "--report", payload=ws.payload("PermissionRequest")))
+    ((name, decision, reason),) = [
+        (h["name"], h["decision"], h["reason"]) for h in report["handlers"]
+    ]
+    assert (name, decision, reason) == ("refuses", "deny", "refused")
+
+
 # ------------------------------------------------------- diagnostics, errors
 
 
@@ -644,9 +764,85 @@ def test_project_config_needs_trust(ws: Workspace) -> None:
     assert "untrusted" in proc.stderr and "not loaded" in proc.stderr
     proc = ws.run("--config", config, "--trust-project-hooks")
     assert answer(proc)["hookSpecificOutput"]["permissionDecision"] == "deny"
-    # untrusted is a deliberate gate, not a configuration error
+
+
+GUARD_RAN = "echo ran > {marker}; echo 'project says no' >&2; exit 2"
+
+
+def _trust(ws: Workspace, path: Path) -> None:
+    """Grant trust to ``path`` as it is now, as `agent-hooks trust` does."""
+    proc = subprocess.run(
+        [PY, "-m", "agent_hooks", "trust", "--project-dir", str(ws.project), "--config", str(path)],
+        capture_output=True,
+        text=True,
+        env=_env(ws.tmp),
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+
+
+def _guard_config(ws: Workspace, marker: Path) -> Path:
+    return ws.write(
+        "agent-hooks.json",
+        json.dumps({"hooks": {"PreToolUse": [{"hooks": [cmd(GUARD_RAN.format(marker=marker))]}]}}),
+        base=ws.project,
+    )
+
+
+def test_fail_closed_exits_2_when_a_config_file_is_untrusted(ws: Workspace) -> None:
+    """A guard marked fail-closed never passes silently because its file did not load."""
+    marker = ws.tmp / "ran.txt"
+    config = _guard_config(ws, marker)
     proc = ws.run("--config", config, "--fail-closed")
-    assert answer(proc) == {}
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert f"{config} was not loaded (untrusted)" in proc.stderr
+    assert "agent-hooks trust --project-dir" in proc.stderr  # how to fix it
+    assert len(proc.stderr.splitlines()) == 1 and proc.stderr.startswith("agent-hooks: ")
+    assert not marker.exists()
+    # trusted: the guard runs and decides
+    _trust(ws, config)
+    proc = ws.run("--config", config, "--fail-closed")
+    assert answer(proc)["hookSpecificOutput"]["permissionDecision"] == "deny"
+    assert marker.exists()
+    marker.unlink()
+    # edited after it was trusted: its trust is gone, and so is the silent pass
+    config.write_text(config.read_text().replace("project says no", "project says NO"))
+    proc = ws.run("--config", config, "--fail-closed")
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert f"{config} was not loaded (untrusted)" in proc.stderr
+    assert not marker.exists()
+    # without --fail-closed it is still said, and the answer is no opinion
+    proc = ws.run("--config", config)
+    assert answer(proc) == {} and "untrusted" in proc.stderr and str(config) in proc.stderr
+
+
+def test_fail_closed_exits_2_when_a_config_file_is_unreadable_or_invalid(ws: Workspace) -> None:
+    unreadable = ws.hooks / "a-directory.json"
+    unreadable.mkdir()  # exists, cannot be read (a directory: whoever runs the tests)
+    proc = ws.run("--config", unreadable)
+    assert answer(proc) == {} and str(unreadable) in proc.stderr
+    proc = ws.run("--config", unreadable, "--fail-closed")
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert f"{unreadable} was not loaded (unreadable)" in proc.stderr
+    assert "cannot read the file" in proc.stderr
+    # untrusted and broken: both are said
+    broken = ws.write("broken.json", '{"hooks": {', base=ws.project)
+    proc = ws.run("--config", broken, "--fail-closed")
+    assert proc.returncode == 2 and f"{broken} was not loaded (untrusted)" in proc.stderr
+    # a good file beside a bad one does not make the run pass
+    good = ws.config({"PreToolUse": [{"hooks": [cmd("true")]}]})
+    proc = ws.run("--config", good, "--config", unreadable, "--fail-closed")
+    assert proc.returncode == 2 and str(unreadable) in proc.stderr
+
+
+def test_fail_closed_covers_discovered_project_files(ws: Workspace) -> None:
+    """With --discover, the standard project files count too: an untrusted
+    .claude/settings.json under --fail-closed is a block, not a silent pass."""
+    _project_settings(ws)
+    proc = ws.run("--discover", "--home", ws.tmp / "home", "--fail-closed")
+    assert proc.returncode == 2
+    assert f"{ws.project / '.claude' / 'settings.json'} was not loaded (untrusted)" in proc.stderr
 
 
 def test_project_dir_comes_from_claude_project_dir(ws: Workspace) -> None:
@@ -798,5 +994,6 @@ def test_help_lists_every_option_and_exits_0(ws: Workspace) -> None:
         "--trust-store PATH",
         "--report",
         "--fail-closed",
+        "--honor-hel-trust-file",
     ):
         assert option in proc.stdout

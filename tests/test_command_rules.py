@@ -109,6 +109,13 @@ async def dispatch(
         return await s.dispatch(input)
 
 
+def whole_context(d: Decision[Any]) -> str | None:
+    """The context as the hooks printed it (a message longer than the claude dialect's
+    10,000 characters is shown as a preview; its ``full`` text is the whole of it)."""
+    text = d.output.additional_context
+    return getattr(text, "full", text)
+
+
 def codes(obj: Decision[Any] | HandlerResult) -> set[DiagnosticCode]:
     return {d.code for d in obj.diagnostics}
 
@@ -525,7 +532,7 @@ async def test_handler_env_with_env_references(
 async def test_stdout_is_kept_up_to_100000_bytes(tmp_path: Path) -> None:
     hook = CommandHook(command="head -c 150000 /dev/zero | tr '\\0' x")
     d = await dispatch(hook, prompt(), tmp_path)
-    assert d.context == "x" * 100_000
+    assert whole_context(d) == "x" * 100_000
     assert DiagnosticCode.STDOUT_TRUNCATED in codes(d)
 
 
@@ -557,7 +564,7 @@ async def test_stdout_and_stderr_are_read_concurrently(tmp_path: Path) -> None:
         "    sys.stderr.write('e' * 65536); sys.stderr.flush()\n"
     )
     d = await dispatch(CommandHook(argv=[PY, "-c", code], timeout=20), prompt(), tmp_path)
-    assert d.context == "o" * 100_000
+    assert whole_context(d) == "o" * 100_000
     assert {DiagnosticCode.STDOUT_TRUNCATED, DiagnosticCode.STDERR_TRUNCATED} <= codes(d)
 
 
@@ -714,11 +721,17 @@ def _ignored(d: Decision[Any]) -> None:
     assert d.output == type(d.output)()
 
 
+def _permission_unchanged(d: Decision[Any]) -> None:
+    assert not d.blocked
+    assert d.output == type(d.output)()
+    assert DiagnosticCode.NONZERO_EXIT in codes(only(d))
+
+
 @pytest.mark.parametrize(
     ("input", "check", "blocks"),
     [
         (bash_call(), _deny, True),
-        (PermissionRequestInput(tool_name="Bash"), _permission_deny, True),
+        (PermissionRequestInput(tool_name="Bash"), _permission_unchanged, False),
         (UserPromptSubmitInput(prompt="p"), _block, True),
         (StopInput(), _block, True),
         (PostToolUseInput(tool_name="Bash"), _block, True),
@@ -737,6 +750,16 @@ async def test_exit_2_has_the_table_meaning(
     if blocks:
         assert r.outcome is Outcome.BLOCKED
         assert d.reason == "nope"
+
+
+@pytest.mark.parametrize("dialect", [DEEPAGENTS, DOCKER], ids=lambda d: d.name)
+async def test_exit_2_denies_permission_request_where_the_dialect_says_so(
+    tmp_path: Path, dialect: Any
+) -> None:
+    hook = CommandHook(command="echo nope >&2; exit 2")
+    d = await dispatch(hook, PermissionRequestInput(tool_name="Bash"), tmp_path, dialect=dialect)
+    _permission_deny(d)
+    assert only(d).outcome is Outcome.BLOCKED
 
 
 async def test_exit_2_json_cannot_undo_the_block(tmp_path: Path) -> None:
@@ -781,7 +804,11 @@ async def test_exit_2_json_blocking_without_reason_uses_stderr(tmp_path: Path) -
         }
     )
     d = await dispatch(echo(answer, 2, "nope"), PermissionRequestInput(tool_name="x"), tmp_path)
-    _permission_deny(d)
+    # Claude Code: exit 2 means nothing on PermissionRequest; the decision object denies,
+    # and stderr is discarded.
+    assert d.blocked
+    assert d.output.permission_decision.behavior == "deny"
+    assert d.output.permission_decision.message is None
 
 
 async def test_exit_2_json_other_fields_still_count(tmp_path: Path) -> None:

@@ -173,7 +173,7 @@ agents:
           on_error: warn # warn | ignore | block
       pre_tool_use:
       - matcher: "*"
-        preempt_yolo: true
+        preempt_yolo: false
         hooks:
         - type: command
           command: ./security-check.sh
@@ -185,9 +185,9 @@ agents:
     node = groups[HookEvent.POST_TOOL_USE].nodes[0]
     assert node.name == "summarize shell output"
     assert node.timeout == 120 and node.on_error == "warn"
-    assert [(d.code, d.severity) for d in config.diagnostics] == [
-        (DiagnosticCode.INVALID_CONFIG, Severity.INFO)  # preempt_yolo is noted, not an error
-    ]
+    assert groups[HookEvent.PRE_TOOL_USE].matcher == "*"
+    # (preempt_yolo: true refuses the file: tests/test_docker_options.py)
+    assert config.diagnostics == ()
 
 
 async def test_env_and_working_dir_reach_the_process(

@@ -10,7 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from agent_hooks import HEL, DiagnosticCode, HookEvent, PostToolUseInput, PreToolUseInput
+from agent_hooks import (
+    HEL,
+    DiagnosticCode,
+    HookEvent,
+    PostToolUseInput,
+    PreToolUseInput,
+    Severity,
+    TrustPolicy,
+)
 from agent_hooks._config._discover import discover
 from agent_hooks._config._hel import load_hel
 from agent_hooks._config._load import load
@@ -107,15 +115,53 @@ def test_untrusted_then_editing_revokes(project: Path) -> None:
     assert load_hel(project).files[0].status == "untrusted"
 
 
-def test_hels_own_trust_file_is_honoured(project: Path) -> None:
+def test_hels_own_trust_file_grants_nothing_by_default(project: Path) -> None:
+    """The file lives in the repository: a repository could ship one trusting itself for a
+    guessable checkout path. It counts only when the caller opts in."""
     path = project / ".hel" / "hooks.json"
     sha = TrustStore.digest(path.read_bytes())
     trust_file = project / ".hel" / "hooks-trust.json"
     trust_file.write_text(json.dumps({"project": os.path.realpath(project), "sha256": sha}))
-    assert load_hel(project).files[0].status == "loaded"
+    for config in (
+        load_hel(project),
+        discover(project, ecosystems=("hel",)),
+        load(path),
+        load_hel(project, trust=TrustPolicy()),
+    ):
+        (file,) = config.files
+        assert file.status == "untrusted" and file.trust == "untrusted"
+        assert config.sources[0].groups == ()
+        codes = [(d.code, d.severity) for d in config.diagnostics]
+        assert (DiagnosticCode.UNTRUSTED, Severity.WARNING) in codes
+        # and it says why the trust file did not count, and how to opt in
+        hint = [d for d in config.diagnostics if "hooks-trust.json" in d.message]
+        assert hint and "honor_hel_trust_file" in hint[0].message
+
+
+def test_hels_own_trust_file_is_an_explicit_opt_in(project: Path) -> None:
+    path = project / ".hel" / "hooks.json"
+    sha = TrustStore.digest(path.read_bytes())
+    trust_file = project / ".hel" / "hooks-trust.json"
+    trust_file.write_text(json.dumps({"project": os.path.realpath(project), "sha256": sha}))
+    policy = TrustPolicy(honor_hel_trust_file=True)
+    for config in (
+        load_hel(project, trust=policy),
+        discover(project, ecosystems=("hel",), trust=policy),
+        load(path, trust=policy),
+        load_hel(project, honor_hel_trust_file=True),
+    ):
+        (file,) = config.files
+        assert file.status == "loaded" and file.trust == "hel-trust-file"
+    # an opt-in policy can still be overridden per call
+    assert load_hel(project, trust=policy, honor_hel_trust_file=False).files[0].status == (
+        "untrusted"
+    )
+    # only this checkout's real path counts
     trust_file.write_text(json.dumps({"project": "/elsewhere", "sha256": sha}))
-    assert load_hel(project).files[0].status == "untrusted"
-    assert load_hel(project, honor_hel_trust_file=False).files[0].status == "untrusted"
+    assert load_hel(project, trust=policy).files[0].status == "untrusted"
+    # and only this content
+    trust_file.write_text(json.dumps({"project": os.path.realpath(project), "sha256": "0" * 64}))
+    assert load_hel(project, trust=policy).files[0].status == "untrusted"
 
 
 def test_load_detects_hel(project: Path) -> None:

@@ -257,7 +257,7 @@ async def test_recurring_answers_fold_the_same_way_every_time() -> None:
     for d in decisions:
         assert d.output.permission_decision == "ask"
         assert d.output.permission_decision_reason == "check"
-        assert d.output.system_message == "m1\nm3"  # m2 suppressed its own
+        assert d.output.system_message == "m1\nm2\nm3"  # suppressOutput does not hide it
     assert decisions[0].output == decisions[2].output
 
 

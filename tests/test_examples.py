@@ -35,7 +35,11 @@ EXPECTED: dict[str, list[str]] = {
         r"^\[audit log\] 3 tool calls that ran, recorded by the async hook:$",
         r"^calc\.py now: return a \+ b$",
     ],
-    "quickstart.py": [r"rm -rf build/", r"-> deny"],
+    "quickstart.py": [
+        r"^Bash \{'command': 'ls'\} -> allowed$",
+        r"^Bash \{'command': 'rm -rf /'\} -> denied: rm -rf is not allowed here$",
+        r"^Edit \{'file_path': '\.env'\} -> denied: \.env holds secrets$",
+    ],
     "block_dangerous_commands.py": [
         r"^'ls -la' +-> ran$",
         r"^'rm -rf /' +-> DENIED: Blocked by block_rm_rf\.sh",
@@ -119,6 +123,28 @@ def test_guarded_agent_is_quick(tmp_path: Path) -> None:
     proc, took = run_example("guarded_agent.py", tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert took < 10  # generous for slow CI; locally well under a second
+
+
+def _readme_quick_start() -> tuple[str, str]:
+    """The README's quick-start code block and the output block after it."""
+    text = (EXAMPLES.parent / "README.md").read_text(encoding="utf-8")
+    section = text.split("\n## Quick start", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"^```(\w*)\n(.*?)^```$", section, re.MULTILINE | re.DOTALL)
+    (code,) = [body for lang, body in blocks if lang == "python"]
+    (output,) = [body for lang, body in blocks if lang == ""]
+    return code, output
+
+
+def test_the_readme_quick_start_is_the_example_file_and_prints_what_it_says(
+    tmp_path: Path,
+) -> None:
+    code, output = _readme_quick_start()
+    assert (EXAMPLES / "quickstart.py").read_text(encoding="utf-8") == code
+    proc, _ = run_example("quickstart.py", tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == output
+    assert proc.stderr == ""
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_every_example_is_tested_and_listed_in_the_readme() -> None:

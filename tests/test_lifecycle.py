@@ -7,6 +7,7 @@ payload on stdin) are mixed in the same matchers. Every test runs on asyncio and
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,7 @@ from agent_hooks import (
     SessionEndInput,
     SessionStartInput,
     SessionStartOutput,
+    Severity,
     StopInput,
     StopOutput,
     ToolInputTransformInput,
@@ -68,7 +70,11 @@ PERMISSION_ALLOW = (
     '"decision":{"behavior":"allow"}}}\''
 )
 
-PERMISSION_DENY = "echo 'not on a friday' >&2; exit 2"
+# refuses with the decision object (Claude Code does not honour exit 2 on PermissionRequest)
+PERMISSION_DENY = (
+    'printf \'%s\' \'{"hookSpecificOutput":{"hookEventName":"PermissionRequest",'
+    '"decision":{"behavior":"deny","message":"not on a friday"}}}\''
+)
 
 # rewrites the command to a safe variant, and allows
 REWRITE_TO_DRY_RUN = (
@@ -762,3 +768,70 @@ async def test_continue_false_on_pre_tool_use_skips_the_tool() -> None:
         outcome = await session.call_tool("Bash", {"command": "ls"}, tool)
     assert not outcome.ran and tool.calls == []
     assert outcome.stop and outcome.stop_reason == "build broken"
+
+
+# ------------------------------------------------- the session's cwd (issue 14)
+
+PRINT_PWD = "pwd; exit 0"  # plain stdout: context on UserPromptSubmit
+
+
+async def test_a_cwd_that_does_not_exist_is_an_error_on_the_first_decision(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.WARNING, logger="agent_hooks")
+    missing = str(tmp_path / "no" / "such" / "dir")
+    registry = HookRegistry(
+        {"UserPromptSubmit": [HookMatcher(hooks=[CommandHook(command=PRINT_PWD)])]}
+    )
+    # The session still opens and works: the path is only the payload's cwd.
+    async with registry.session(session_id="s", cwd=missing, project_dir=str(tmp_path)) as s:
+        first = await s.dispatch(UserPromptSubmitInput(prompt="hi"))
+        second = await s.dispatch(UserPromptSubmitInput(prompt="again"))
+    (diag,) = [d for d in first.diagnostics if d.code is DiagnosticCode.INVALID_CWD]
+    assert diag.severity is Severity.ERROR
+    assert repr(missing) in diag.message and "is not an existing directory" in diag.message
+    assert f"command hooks run in the project_dir {str(tmp_path)!r}" in diag.message
+    assert first.input.cwd == missing  # hooks are told what they were told
+    assert first.context == str(tmp_path)  # ... and the command ran where it says
+    assert not [d for d in second.diagnostics if d.code is DiagnosticCode.INVALID_CWD]
+    logged = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert [r.getMessage() for r in logged] == [f"agent_hooks UserPromptSubmit dispatch: {diag}"]
+
+
+async def test_a_project_dir_that_does_not_exist_is_an_error_too(tmp_path: Path) -> None:
+    registry = HookRegistry({"Stop": [HookMatcher(hooks=[CommandHook(command="true")])]})
+    missing = str(tmp_path / "gone")
+    async with registry.session(cwd=missing, project_dir=missing + "2") as session:
+        decision = await session.dispatch(StopInput())
+    messages = [d.message for d in decision.diagnostics if d.code is DiagnosticCode.INVALID_CWD]
+    assert len(messages) == 2
+    assert "this process's working directory" in messages[0]
+    assert "project_dir" in messages[1] and "CLAUDE_PROJECT_DIR" in messages[1]
+
+
+async def test_a_cwd_that_exists_or_no_command_hook_says_nothing(tmp_path: Path) -> None:
+    async def note(input: StopInput) -> None:
+        return None
+
+    python_only = HookRegistry({"Stop": [HookMatcher(hooks=[note])]})
+    with_command = HookRegistry({"Stop": [HookMatcher(hooks=[CommandHook(command="true")])]})
+    for registry, cwd in [
+        (python_only, "/no/such/dir/at/all"),  # nothing runs in it: nothing falls back
+        (with_command, str(tmp_path)),
+    ]:
+        async with registry.session(cwd=cwd) as session:
+            decision = await session.dispatch(StopInput())
+        assert decision.diagnostics == ()
+
+
+async def test_check_stop_lets_the_agent_stop_on_continue_false_whatever_else() -> None:
+    """README: a hook's ``continue: false`` makes ``should_stop`` true, even with a block."""
+
+    async def block_and_halt(input: StopInput) -> StopOutput:
+        return StopOutput(decision="block", reason="keep going", continue_=False)
+
+    registry = HookRegistry({"Stop": [HookMatcher(hooks=[block_and_halt])]})
+    async with registry.session() as session:
+        outcome = await session.check_stop("done")
+    assert outcome.should_stop and outcome.feedback is None and not outcome.capped
+    assert outcome.decision is not None and not outcome.decision.should_continue

@@ -308,16 +308,17 @@ async def test_pre_tool_use_block_denies_the_tool() -> None:
 # -------------------------------------------------------- messages, diagnostics
 
 
-async def test_system_messages_in_order_unless_the_handler_suppressed_output() -> None:
+async def test_system_messages_in_order_whatever_suppress_output_says() -> None:
+    # Claude Code accepts suppressOutput and does not act on it: every message is delivered.
     outputs = [
         PreToolUseOutput(system_message="one"),
-        PreToolUseOutput(system_message="hidden", suppress_output=True),
+        PreToolUseOutput(system_message="two", suppress_output=True),
         None,
         PreToolUseOutput(system_message="three"),
     ]
     decision = await decide("PreToolUse", bash(), outputs)
-    assert decision.output.system_message == "one\nthree"
-    assert decision.system_messages == ("one\nthree",)
+    assert decision.output.system_message == "one\ntwo\nthree"
+    assert decision.system_messages == ("one\ntwo\nthree",)
     assert decision.output.suppress_output is True
 
 

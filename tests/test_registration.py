@@ -6,6 +6,12 @@ Every rule is exercised through the public API (``from agent_hooks import ...``)
 
 from __future__ import annotations
 
+import json
+import logging
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -15,6 +21,7 @@ import pytest
 from agent_hooks import (
     CallbackHook,
     CompiledRegistry,
+    DiagnosticCode,
     HandlerNode,
     HandlerResult,
     HookCall,
@@ -22,15 +29,18 @@ from agent_hooks import (
     HookMatcher,
     HookOutput,
     HookRegistry,
+    LoggingObserver,
     MatcherGroup,
     PreToolUseInput,
     PreToolUseOutput,
     RegistrationError,
+    Severity,
     Source,
     SourcedGroups,
     StopInput,
     UnknownEventError,
     UserPromptSubmitInput,
+    load,
 )
 
 pytestmark = pytest.mark.anyio
@@ -500,3 +510,256 @@ def test_an_sdk_callback_with_defaults_is_still_an_sdk_callback() -> None:
 
     assert callback_signature(sdk) == "sdk"
     assert callback_signature(typed) == "typed"
+
+
+# ------------------------------------------- registration mistakes raise (issue 14)
+
+
+async def noop(input: Any) -> None:
+    return None
+
+
+def _file_diagnostic(tmp_path: Path, matcher: object) -> Any:
+    """The diagnostic the config loader gives a file group with ``matcher``."""
+    path = tmp_path / "settings.json"
+    path.write_text(
+        json.dumps(
+            {
+                "hooks": {
+                    "PreToolUse": [
+                        {"matcher": matcher, "hooks": [{"type": "command", "command": "true"}]},
+                        {"matcher": "Bash", "hooks": [{"type": "command", "command": "true"}]},
+                    ]
+                }
+            }
+        )
+    )
+    registry = load(path, format="claude-settings").registry()
+    (diag,) = [d for d in registry.diagnostics if d.severity is Severity.ERROR]
+    # files stay lenient: the bad group is dropped, its neighbour loads
+    assert [cn.info.matcher for cn in registry.compile().nodes[HookEvent.PRE_TOOL_USE]] == ["Bash"]
+    return diag
+
+
+@pytest.mark.parametrize("pattern", ["[", "Bash(", "*Edit"])
+def test_an_invalid_regex_raises_with_the_file_loaders_words(pattern: str, tmp_path: Path) -> None:
+    diag = _file_diagnostic(tmp_path, pattern)
+    assert diag.code is DiagnosticCode.INVALID_MATCHER
+    words = diag.message.removesuffix("; group dropped")
+    assert "is not a valid regular expression" in words
+    with pytest.raises(RegistrationError) as raised:
+        HookRegistry(
+            {
+                "PreToolUse": [
+                    HookMatcher(matcher="Bash", hooks=[noop]),
+                    HookMatcher(matcher=pattern, hooks=[noop]),
+                ]
+            }
+        )
+    assert str(raised.value) == f"hooks['PreToolUse'][1]: {words}"
+    with pytest.raises(RegistrationError, match="is not a valid regular expression"):
+        HookRegistry({}).add(
+            {
+                "Stop": [HookMatcher(hooks=[noop])],
+                "PostToolUse": [HookMatcher(matcher=pattern, hooks=[noop])],
+            }
+        )
+
+
+@pytest.mark.parametrize("matcher", [5, ["Bash", "Edit"], b"Bash"])
+def test_a_matcher_that_is_not_a_string_raises_registration_error(
+    matcher: object, tmp_path: Path
+) -> None:
+    with pytest.raises(RegistrationError) as raised:
+        HookRegistry({"PreToolUse": [HookMatcher(matcher=matcher, hooks=[noop])]})  # type: ignore[arg-type]
+    message = str(raised.value)
+    assert message.startswith("hooks['PreToolUse'][0]: 'matcher' must be a string, got ")
+    assert f"builtins.{type(matcher).__name__}" in message
+
+
+def test_a_matcher_that_is_not_a_string_in_groups_built_by_hand_is_a_diagnostic() -> None:
+    bad = MatcherGroup(event=HookEvent.PRE_TOOL_USE, matcher=7, nodes=())  # type: ignore[arg-type]
+    registry = HookRegistry(sources=[SourcedGroups(source=Source(label="mine"), groups=(bad,))])
+    (diag,) = registry.diagnostics
+    assert diag.code is DiagnosticCode.INVALID_MATCHER
+    assert diag.message == "'matcher' must be a string, got builtins.int 7; group dropped"
+
+
+def test_a_bad_on_failure_raises() -> None:
+    with pytest.raises(RegistrationError, match="on_failure must be 'continue', 'block'"):
+        HookRegistry({"Stop": [HookMatcher(hooks=[noop], on_failure="stop")]})  # type: ignore[arg-type]
+
+
+class NotAMatcher:
+    matcher = "Bash"
+
+
+@pytest.mark.parametrize(
+    ("group", "named"),
+    [
+        ({"matcher": "Bash", "hooks": []}, "builtins.dict"),
+        (NotAMatcher(), f"{__name__}.NotAMatcher"),
+        (HookMatcher, "builtins.type"),
+        ("Bash", "builtins.str"),
+    ],
+)
+def test_a_refused_group_is_named_by_module_and_class(group: object, named: str) -> None:
+    with pytest.raises(RegistrationError) as raised:
+        HookRegistry({"PreToolUse": [group]})  # type: ignore[list-item]
+    assert f"hooks['PreToolUse'][0] is {named}, expected HookMatcher" in str(raised.value)
+
+
+def test_refused_hooks_and_mappings_are_named_by_module_and_class() -> None:
+    with pytest.raises(RegistrationError, match=r"hooks\[0\]: hook 42 \(builtins\.int\) is not"):
+        HookRegistry({"Stop": [HookMatcher(hooks=[42])]})
+    with pytest.raises(
+        RegistrationError, match=r"must be a list of HookMatcher, got builtins\.str"
+    ):
+        HookRegistry({"Stop": "Bash"})  # type: ignore[dict-item]
+    with pytest.raises(RegistrationError, match=r"must be a mapping .* got builtins\.list"):
+        HookRegistry([HookMatcher()])  # type: ignore[arg-type]
+
+
+async def test_the_claude_agent_sdks_own_hook_matcher_is_accepted() -> None:
+    sdk = pytest.importorskip("claude_agent_sdk")
+    seen: list[str] = []
+
+    async def sdk_hook(input_data: dict[str, Any], tool_use_id: str | None, context: Any) -> Any:
+        seen.append(f"sdk {input_data['tool_name']} {tool_use_id}")
+        return {"hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": "a"}}
+
+    async def typed(input: PreToolUseInput) -> PreToolUseOutput:
+        seen.append("typed")
+        return ctx("b")
+
+    async def broken(input_data: dict[str, Any], tool_use_id: str | None, context: Any) -> Any:
+        raise RuntimeError("down")
+
+    registry = HookRegistry(
+        {
+            "PreToolUse": [
+                sdk.HookMatcher(matcher="Bash", hooks=[sdk_hook, typed], timeout=5),
+                HookMatcher(matcher="Edit", hooks=[typed]),
+            ],
+            "Stop": sdk.HookMatcher(hooks=[broken], on_failure="block"),  # one, not a list
+        }
+    )
+    groups = registry.sources[0].groups
+    assert [(g.matcher, g.timeout, g.on_error) for g in groups] == [
+        ("Bash", 5, None),
+        ("Edit", None, None),
+        (None, None, "block"),
+    ]
+    async with registry.session(session_id="s") as session:
+        decision = await session.dispatch(
+            PreToolUseInput(tool_name="Bash", tool_input={"command": "ls"}, tool_use_id="t1")
+        )
+        stop = await session.dispatch(StopInput())
+    assert sorted(seen) == ["sdk Bash t1", "typed"]  # (they run in parallel)
+    assert decision.context == "a\nb"
+    assert stop.blocked  # on_failure="block": the callback's failure fails closed
+
+
+def test_an_invalid_regex_in_an_sdk_hook_matcher_raises_too() -> None:
+    sdk = pytest.importorskip("claude_agent_sdk")
+    with pytest.raises(RegistrationError, match=r"hooks\['PreToolUse'\]\[0\]: matcher '\('"):
+        HookRegistry({"PreToolUse": [sdk.HookMatcher(matcher="(", hooks=[noop])]})
+
+
+# ------------------------------------------------- error diagnostics are logged
+
+
+def _logged(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [
+        r.getMessage()
+        for r in caplog.records
+        if r.name.startswith("agent_hooks") and r.levelno >= logging.WARNING
+    ]
+
+
+def test_errors_from_files_are_logged_once_per_compile(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.WARNING, logger="agent_hooks")
+    diag = _file_diagnostic(tmp_path, "[")  # (compiles once)
+    assert _logged(caplog) == [f"agent_hooks registry: {diag}"]
+    (record,) = caplog.records
+    assert record.name == "agent_hooks.diagnostics"
+    assert record.levelno == logging.WARNING
+    assert record.diagnostic == diag  # type: ignore[attr-defined]
+
+
+async def test_errors_from_a_dispatch_are_logged_once_per_dispatch_and_others_not(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    async def broken(input: PreToolUseInput) -> None:
+        raise ValueError("broken hook")
+
+    async def quiet(input: PreToolUseInput) -> None:
+        raise ValueError("quiet hook")
+
+    registry = HookRegistry(
+        {
+            "PreToolUse": [
+                HookMatcher(hooks=[broken]),
+                HookMatcher(hooks=[CallbackHook(quiet, on_error="ignore")]),
+            ],
+            "Stop": [HookMatcher(matcher="anything", hooks=[noop])],  # an info diagnostic
+        }
+    )
+    caplog.set_level(logging.DEBUG, logger="agent_hooks")
+    assert registry.diagnostics and _logged(caplog) == []  # infos are not logged
+    async with registry.session(session_id="s") as session:
+        first = await session.dispatch(bash())
+        assert len(_logged(caplog)) == 1
+        await session.dispatch(bash())
+    logged = _logged(caplog)
+    (error,) = [d for d in first.diagnostics if d.severity is Severity.ERROR]
+    assert logged == [f"agent_hooks PreToolUse dispatch: {error}"] * 2
+    assert "broken hook" in logged[0]
+    assert not any("quiet hook" in m for m in logged)  # on_error="ignore": an info
+
+
+async def test_a_logging_observer_is_not_doubled(caplog: pytest.LogCaptureFixture) -> None:
+    async def broken(input: PreToolUseInput) -> None:
+        raise ValueError("broken hook")
+
+    registry = HookRegistry(
+        {"PreToolUse": [HookMatcher(hooks=[broken])]}, observers=[LoggingObserver()]
+    )
+    caplog.set_level(logging.WARNING, logger="agent_hooks")
+    async with registry.session(session_id="s") as session:
+        await session.dispatch(bash())
+    assert len([m for m in _logged(caplog) if "broken hook" in m]) == 1
+
+
+def test_an_error_is_visible_without_any_logging_set_up(tmp_path: Path) -> None:
+    script = textwrap.dedent(
+        """
+        import anyio
+        from agent_hooks import HookMatcher, HookRegistry, PreToolUseInput
+
+        async def broken(input):
+            raise ValueError("broken hook")
+
+        async def main():
+            registry = HookRegistry({"PreToolUse": [HookMatcher(hooks=[broken])]})
+            async with registry.session(session_id="s") as session:
+                await session.dispatch(PreToolUseInput(tool_name="Bash"))
+
+        anyio.run(main)
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.splitlines() == [
+        "agent_hooks PreToolUse dispatch: python: PreToolUse[0].hooks[0]: error handler_error "
+        "[__main__.broken]: hook raised ValueError: broken hook"
+    ]

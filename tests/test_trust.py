@@ -272,3 +272,27 @@ def test_a_plugin_shaped_file_inside_the_project_needs_trust(project: Path) -> N
     assert any(d.code is DiagnosticCode.UNTRUSTED for d in config.diagnostics)
     trusted = load(plugin_file, project_dir=project, trust=True)
     assert trusted.registry().compile().nodes[HookEvent.STOP]
+
+
+def test_trust_status_of_each_file(project: Path, tmp_path: Path) -> None:
+    settings = project / ".claude" / "settings.json"
+    untrusted = load(settings, project_dir=project)
+    assert [(f.status, f.trust) for f in untrusted.files] == [("untrusted", "untrusted")]
+    assert untrusted.sources[0].groups == ()
+    # what it holds is parsed for inspection (nothing runs), beside the loaded hooks
+    (shown,) = untrusted.skipped
+    assert [g.event for g in shown.groups] == [HookEvent.STOP]
+    trusted = load(settings, project_dir=project, trust=True)
+    assert [(f.status, f.trust) for f in trusted.files] == [("loaded", "trusted")]
+    assert trusted.skipped == ()
+    outside = tmp_path / "elsewhere" / "hooks.json"
+    outside.parent.mkdir()
+    outside.write_bytes(settings.read_bytes())
+    assert [f.trust for f in load(outside, project_dir=project).files] == ["not-needed"]
+
+
+def test_hel_trust_file_is_off_unless_the_policy_opts_in() -> None:
+    assert TrustPolicy().honor_hel_trust_file is False
+    for value in (None, True, False, TrustStore()):
+        assert TrustPolicy.coerce(value).honor_hel_trust_file is False
+    assert TrustPolicy(honor_hel_trust_file=True).honor_hel_trust_file is True

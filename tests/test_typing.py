@@ -58,3 +58,40 @@ async def test_the_typed_module_runs() -> None:
     decision = await typing_dispatch.check()
     assert decision.blocked
     assert decision.reason == "no .env"
+
+
+def test_mypy_strict_accepts_the_claude_agent_sdks_hook_matcher(tmp_path: Path) -> None:
+    pytest.importorskip("claude_agent_sdk")
+    ported = tmp_path / "typing_ported.py"
+    ported.write_text(
+        textwrap.dedent(
+            """
+            from typing import Any
+
+            from claude_agent_sdk import HookMatcher as SdkHookMatcher
+
+            from agent_hooks import HookMatcher, HookRegistry, PreToolUseInput
+
+
+            async def typed(input: PreToolUseInput) -> None:
+                return None
+
+
+            async def sdk_hook(input_data: Any, tool_use_id: str | None, context: Any) -> Any:
+                return {}
+
+
+            registry = HookRegistry(
+                {
+                    "PreToolUse": [
+                        SdkHookMatcher(matcher="Bash", hooks=[sdk_hook], timeout=5),
+                        HookMatcher(hooks=[typed]),
+                    ]
+                }
+            )
+            more = registry.add({"Stop": [SdkHookMatcher(hooks=[sdk_hook])]})
+            """
+        )
+    )
+    done = mypy(ported)
+    assert done.returncode == 0, done.stdout + done.stderr

@@ -9,10 +9,15 @@ may match on; messages are for people and may change.
 from __future__ import annotations
 
 import enum
+import logging
+from collections.abc import Iterable
 
 import attrs
 
-__all__ = ["Diagnostic", "DiagnosticCode", "Severity"]
+__all__ = ["DIAGNOSTICS_LOGGER", "Diagnostic", "DiagnosticCode", "Severity", "log_errors"]
+
+DIAGNOSTICS_LOGGER = "agent_hooks.diagnostics"
+"""The logger that diagnostics of severity error are logged to (a child of ``agent_hooks``)."""
 
 
 class Severity(str, enum.Enum):
@@ -119,6 +124,11 @@ class DiagnosticCode(str, enum.Enum):
     HOOKS_DISABLED = "hooks_disabled"
     """Hooks were switched off by configuration (``disableAllHooks`` and similar)."""
 
+    # -- sessions --
+    INVALID_CWD = "invalid_cwd"
+    """The session's ``cwd`` (or ``project_dir``) is not an existing directory; hooks
+    still receive it as the payload's ``cwd``, command hooks run elsewhere."""
+
 
 @attrs.frozen(kw_only=True)
 class Diagnostic:
@@ -160,3 +170,18 @@ class Diagnostic:
             location=self.location or location,
             handler=self.handler or handler,
         )
+
+
+def log_errors(diagnostics: Iterable[Diagnostic], what: str) -> None:
+    """Log each distinct diagnostic of severity error in ``diagnostics`` once, at
+    WARNING, to the :data:`DIAGNOSTICS_LOGGER` logger (so a hook that never runs is
+    visible without an observer). ``what`` says where they come from (``registry``,
+    ``PreToolUse dispatch``); the record's ``diagnostic`` attribute is the value."""
+    log = logging.getLogger(DIAGNOSTICS_LOGGER)
+    if not log.isEnabledFor(logging.WARNING):
+        return
+    seen: set[Diagnostic] = set()
+    for d in diagnostics:
+        if d.severity is Severity.ERROR and d not in seen:
+            seen.add(d)
+            log.warning("agent_hooks %s: %s", what, d, extra={"diagnostic": d})

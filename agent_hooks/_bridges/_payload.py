@@ -24,7 +24,8 @@ from .._dispatch._decision import Decision
 from .._dispatch._registry import HookRegistry
 from .._dispatch._session import Session
 from .._events._capabilities import CAPABILITIES
-from .._events._model import HookOutput
+from .._events._model import HookOutput, Merge
+from .._handlers._nodes import HandlerResult
 from .._wire._codec import DecodedInput, decode_input, encode_output
 from .._wire._dialects import WireFormat
 
@@ -34,6 +35,7 @@ __all__ = [
     "diagnostic_lines",
     "dispatch_payload",
     "dumps",
+    "handler_verdict",
     "one_line",
     "report_json",
 ]
@@ -171,29 +173,75 @@ def _failure(message: str, fail_closed: bool) -> BridgeResult:
     return BridgeResult(answer={}, exit_code=2 if fail_closed else 1, error=message)
 
 
+def handler_verdict(result: HandlerResult) -> tuple[str | None, str | None]:
+    """What one handler decided and why, whatever kind it is and however it answered
+    (a typed output, a JSON answer, an exit status): ``(decision, reason)``.
+
+    ``decision`` is the value of the strongest-ranked decision field the handler set
+    (the event's own first: ``deny``/``allow``/``ask``/``defer``, then ``block``), or
+    ``stop`` for ``continue: false``; ``None`` for no decision. ``reason`` is its
+    companion (``permissionDecisionReason``, ``reason``, the decision's ``message``,
+    ``stopReason``), else the handler's own message (stderr of an exit 2, an error).
+    """
+    from .._wire._fields import field_codecs
+    from .._wire._outputs import rank_key
+
+    output = result.output
+    decision: str | None = None
+    reason: str | None = None
+    if output is not None:
+        ranked = [fc for fc in field_codecs(type(output), True) if fc.info.merge is Merge.RANK]
+        ranked.sort(key=lambda fc: fc.name == "decision")  # the event's own field first
+        for fc in ranked:
+            value = getattr(output, fc.name, None)
+            if value is None:
+                continue
+            decision = str(rank_key(fc, value))
+            companion = fc.info.companion
+            if companion:
+                holder = value if fc.info.rank_by else output
+                text = getattr(holder, companion, None)
+                reason = text if isinstance(text, str) and text else None
+            break
+        if decision is None and output.continue_ is False:
+            decision, reason = "stop", output.stop_reason
+    if reason is None and result.reason:
+        reason = result.reason
+    return decision, reason
+
+
 def report_json(result: BridgeResult) -> dict[str, Any]:
-    """``--report``: the decision plus, per handler in order, who it is and how it ran."""
+    """``--report``: the decision plus, per handler in order, who it is, how it ran, what
+    it decided and why (``decision``, ``reason``: :func:`handler_verdict`) and its own
+    answer in the payload's wire form (``output``). ``decided_by`` lists the positions
+    (in ``handlers``) of the handlers whose decision is the reduced one."""
     decision = result.decision
     handlers = []
     if decision is not None:
         for r in decision.results:
             info = r.handler
+            verdict, reason = handler_verdict(r)
             handlers.append(
                 {
                     "name": info.name if info else None,
                     "source": info.source if info else None,
+                    "location": info.location if info else None,
                     "matcher": info.matcher if info else None,
                     "kind": info.kind if info else None,
                     "outcome": r.outcome.value,
                     "exit_code": r.exit_code,
-                    "reason": r.reason,
+                    "decision": verdict,
+                    "reason": reason,
+                    "output": answer_json(r.output, result.wire) if r.output is not None else None,
                     "duration_ms": round(r.duration * 1000, 3),
                     "diagnostics": [_diag_json(d) for d in r.diagnostics],
                 }
             )
+    final = handler_verdict(HandlerResult(output=decision.output))[0] if decision else None
     return {
         "event": decision.event.value if decision else None,
         "decision": result.answer,
+        "decided_by": [i for i, h in enumerate(handlers) if final and h["decision"] == final],
         "handlers": handlers,
         "diagnostics": [_diag_json(d) for d in result.diagnostics],
         "error": result.error,

@@ -21,7 +21,7 @@ from .._base._diagnostics import Diagnostic, DiagnosticCode, Severity
 from .._base._errors import UnknownEventError
 from .._dispatch._registry import MatcherGroup, Source, SourcedGroups
 from .._events._names import HookEvent, parse_event
-from .._handlers._kinds import HandlerKinds, KindContext, build_handler
+from .._handlers._kinds import HandlerKinds, KindContext, KindFactory, build_handler
 from .._handlers._nodes import HandlerNode
 from .._wire._dialects import Dialect
 from .._wire._fields import json_type_name
@@ -34,6 +34,7 @@ __all__ = [
     "BuildContext",
     "Built",
     "describe",
+    "inspection_kinds",
     "json_has_hooks",
     "load_source",
     "parse_hooks_mapping",
@@ -310,6 +311,86 @@ def trust_hint(project_dir: str, rel: str | None = None) -> str:
     )
 
 
+def inspection_kinds(kinds: HandlerKinds | None = None) -> dict[str, KindFactory]:
+    """A kind table that parses and validates handler entries without running anything.
+
+    For files that did not pass the trust gate (and for ``agent-hooks trust``'s
+    listing): the built-in ``command``, ``http`` and ``builtin`` factories only read
+    their entry, so they are kept (wrapped ones too: ``functools.wraps``); a
+    ``python`` entry is checked for its ``module:function`` form, never imported
+    (importing project code runs it); any other factory of ``kinds`` belongs to the
+    application and is not called: its entries are listed by name only.
+    """
+    import inspect
+
+    from .._handlers._kinds import (
+        builtin_kind,
+        command_kind,
+        default_kinds,
+        http_kind,
+        python_kind,
+    )
+
+    table = default_kinds() if kinds is None else dict(kinds)
+    pure: tuple[object, ...] = (command_kind, http_kind, builtin_kind)
+    out: dict[str, KindFactory] = {}
+    for name, factory in table.items():
+        base = inspect.unwrap(factory)
+        if name == "python" or base is python_kind:
+            out[name] = _python_shape
+        elif any(base is p for p in pure):
+            out[name] = factory
+        else:
+            out[name] = _listed_only(name)
+    return out
+
+
+def _python_shape(entry: Mapping[str, Any], ctx: KindContext) -> HandlerNode | None:
+    """A ``python`` entry checked as :func:`~agent_hooks._handlers._kinds.python_kind`
+    checks it, except that the module is not imported."""
+    from .._handlers._kinds import _common as common_fields
+    from .._handlers._kinds import _flag, _never_runs
+
+    ref = entry.get("callable")
+    if not isinstance(ref, str) or not ref.strip():
+        ctx.report(
+            DiagnosticCode.INVALID_HANDLER,
+            "python handler needs 'callable': 'package.module:function'; dropped",
+            severity=Severity.ERROR,
+        )
+        return None
+    module, sep, attr = ref.partition(":")
+    if not sep or not module or not attr:
+        ctx.report(
+            DiagnosticCode.INVALID_HANDLER,
+            "python handler dropped: python hook reference must look like "
+            f"'package.module:function', got {ref!r}",
+            severity=Severity.ERROR,
+            handler=ref,
+        )
+        return None
+    common = common_fields(entry, ctx, ref)
+    return HandlerNode(
+        name=common["name"] or ref,
+        kind="python",
+        call=_never_runs,
+        timeout=common["timeout"],
+        on_error=common["on_error"],
+        if_rule=common["if_rule"],
+        status_message=common["status_message"],
+        background=_flag(entry, "async", ctx, ref),
+    )
+
+
+def _listed_only(kind: str) -> KindFactory:
+    from .._handlers._kinds import _entry_name, _never_runs
+
+    def factory(entry: Mapping[str, Any], ctx: KindContext) -> HandlerNode | None:
+        return HandlerNode(name=_entry_name(kind, entry), kind=kind, call=_never_runs)
+
+    return factory
+
+
 def load_source(
     path: str | os.PathLike[str],
     *,
@@ -326,6 +407,7 @@ def load_source(
     plugin_data: str | None = None,
     data: bytes | None = None,
     extra_trust: Callable[[str], bool] | None = None,
+    extra_trust_status: str = "trusted",
     transform: Callable[[HandlerNode], HandlerNode] | None = None,
     probe: Callable[[bytes], bool] | None = None,
 ) -> tuple[LoadedConfig, Built | None]:
@@ -333,10 +415,17 @@ def load_source(
 
     ``probe`` tells whether the bytes hold any hooks at all: a project file
     without hooks (a ``settings.json`` with permissions only) needs no trust.
+    ``extra_trust(sha)`` may trust a file the policy does not (hel's own trust
+    file); the file's ``trust`` then reads ``extra_trust_status``.
+
+    An untrusted file contributes no groups; it is still parsed and validated, with
+    :func:`inspection_kinds` (nothing is imported or run), into the snapshot's
+    ``skipped`` part, so that ``agent-hooks check`` reports its mistakes.
 
     Returns the one-file snapshot (empty when the file is absent) and what the
-    builder made (``None`` when nothing was built). The snapshot's ``recipe``
-    loads the same file again with the same arguments (for :func:`reload`).
+    builder made (``None`` when nothing was built, or the file is untrusted). The
+    snapshot's ``recipe`` loads the same file again with the same arguments (for
+    :func:`reload`).
     """
     label = os.fspath(path)
 
@@ -355,16 +444,40 @@ def load_source(
             plugin_root=plugin_root,
             plugin_data=plugin_data,
             extra_trust=extra_trust,
+            extra_trust_status=extra_trust_status,
             transform=transform,
             probe=probe,
         )[0]
 
     prec = PRECEDENCE.get(scope, 300) if precedence is None else precedence
     diags: list[Diagnostic] = []
+
+    def _build(data: bytes, kinds: HandlerKinds | None, sink: list[Diagnostic]) -> Built:
+        ctx = BuildContext(
+            label=label,
+            dialect=dialect,
+            kinds=kinds,
+            diagnostics=sink,
+            project_dir=project_dir,
+            config_dir=os.path.dirname(os.path.abspath(label)),
+            plugin_root=plugin_root,
+            plugin_data=plugin_data,
+        )
+        built = builder(data, ctx)
+        if transform is not None:
+            built.groups = [
+                attrs.evolve(g, nodes=tuple(transform(n) for n in g.nodes)) for g in built.groups
+            ]
+        return built
+
     source = Source(label=label, precedence=prec, dialect=dialect, env=dict(env or {}))
 
     def result(
-        status: str, sha: str | None, built: Built | None
+        status: str,
+        sha: str | None,
+        built: Built | None,
+        trust_status: str = "not-needed",
+        skipped: tuple[SourcedGroups, ...] = (),
     ) -> tuple[LoadedConfig, Built | None]:
         groups = tuple(built.groups) if built is not None else ()
         file = LoadedFile(
@@ -376,9 +489,13 @@ def load_source(
             project_dir=project_dir,
             precedence=prec,
             handlers=count_handlers(groups),
+            trust=trust_status,
         )
         sg = SourcedGroups(source=source, groups=groups, diagnostics=tuple(diags))
-        return LoadedConfig(sources=(sg,), files=(file,), recipe=again), built
+        config = LoadedConfig(sources=(sg,), files=(file,), skipped=skipped, recipe=again)
+        return config, built
+
+    needs_trust = scope in PROJECT_SCOPES and project_dir is not None
 
     if data is None:
         try:
@@ -394,14 +511,16 @@ def load_source(
                     source=label,
                 )
             )
-            return result("unreadable", None, None)
+            return result("unreadable", None, None, "unknown" if needs_trust else "not-needed")
     sha = TrustStore.digest(data)
-    if scope in PROJECT_SCOPES and project_dir is not None and (probe is None or probe(data)):
+    trust_status = "not-needed"
+    if needs_trust and project_dir is not None and (probe is None or probe(data)):
         policy = TrustPolicy.coerce(trust)
         rel = _relative(label, project_dir)
         trusted, store_diags = policy.check(project_dir, rel, sha)
+        trust_status = "trusted"
         if not trusted and extra_trust is not None and extra_trust(sha):
-            trusted = True
+            trusted, trust_status = True, extra_trust_status
         if not trusted:
             diags.extend(store_diags)
             diags.append(
@@ -416,24 +535,26 @@ def load_source(
                     source=label,
                 )
             )
-            return result("untrusted", sha, None)
-    ctx = BuildContext(
-        label=label,
-        dialect=dialect,
-        kinds=kinds,
-        diagnostics=diags,
-        project_dir=project_dir,
-        config_dir=os.path.dirname(os.path.abspath(label)),
-        plugin_root=plugin_root,
-        plugin_data=plugin_data,
-    )
-    built = builder(data, ctx)
-    if transform is not None:
-        built.groups = [
-            attrs.evolve(g, nodes=tuple(transform(n) for n in g.nodes)) for g in built.groups
-        ]
+            # Parsed all the same (parsing runs nothing), for inspection only; never
+            # in the way of the untrusted verdict, whatever the content.
+            seen: list[Diagnostic] = []
+            try:
+                inspected = _build(data, inspection_kinds(kinds), seen).groups
+            except Exception as exc:  # a builder's bug: say so, keep the verdict
+                inspected = []
+                seen.append(
+                    Diagnostic(
+                        code=DiagnosticCode.CONFIG_READ_FAILED,
+                        message=f"could not be parsed for inspection ({type(exc).__name__}: {exc})",
+                        severity=Severity.ERROR,
+                        source=label,
+                    )
+                )
+            shown = SourcedGroups(source=source, groups=tuple(inspected), diagnostics=tuple(seen))
+            return result("untrusted", sha, None, "untrusted", (shown,))
+    built = _build(data, kinds, diags)
     failed = any(d.code is DiagnosticCode.CONFIG_READ_FAILED and d.source == label for d in diags)
-    return result("invalid" if failed else "loaded", sha, built)
+    return result("invalid" if failed else "loaded", sha, built, trust_status)
 
 
 def _relative(path: str, project_dir: str) -> str:
@@ -459,9 +580,11 @@ def relative_to_project(path: str | os.PathLike[str], project_dir: str) -> str:
 
 
 def disable_config(config: LoadedConfig, message: str, code: DiagnosticCode) -> LoadedConfig:
-    """The same files with their hooks removed and a diagnostic saying why."""
+    """The same files with their hooks removed and a diagnostic saying why (the hooks
+    move to ``skipped``, for inspection)."""
     sources = []
     files = []
+    skipped = list(config.skipped)
     for sg, file in zip(config.sources, config.files, strict=True):
         if file.status != "loaded":
             sources.append(sg)
@@ -474,5 +597,7 @@ def disable_config(config: LoadedConfig, message: str, code: DiagnosticCode) -> 
             source=sg.source.label,
         )
         sources.append(attrs.evolve(sg, groups=(), diagnostics=(*sg.diagnostics, extra)))
+        if sg.groups:
+            skipped.append(attrs.evolve(sg, diagnostics=()))
         files.append(attrs.evolve(file, status="disabled"))
-    return attrs.evolve(config, sources=tuple(sources), files=tuple(files))
+    return attrs.evolve(config, sources=tuple(sources), files=tuple(files), skipped=tuple(skipped))

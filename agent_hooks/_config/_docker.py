@@ -21,11 +21,28 @@ through the kind table like every other type (disabled unless a factory is
 registered). The agent flags ``add_date``, ``add_environment_info``,
 ``add_prompt_files`` and ``redact_secrets`` register their built-ins too.
 
+Two safety options are never accepted and ignored:
+
+* ``strict_output: true`` is enforced as Docker Agent defines it, for every kind:
+  on exit 0 the handler must print nothing or one JSON object keeping the event's
+  output contract (no plain text, no unknown or foreign field, no
+  ``suppress_output``, no block where the event cannot block); anything else is a
+  failure of the handler, under its failure policy (``pre_tool_use`` fails closed).
+  A value that is not a boolean drops the handler with an error.
+* ``preempt_yolo: true`` (a ``pre_tool_use`` group) asks Docker Agent to run the
+  group before its approval pipeline (allow rules, ``--yolo``), so that an
+  auto-approved call is still checked and the group's ``ask`` cannot be overridden
+  by a policy allow. agent_hooks cannot place a group there: as a bridge it is
+  called from one of Docker Agent's lanes, and it does not know which. A file that
+  asks for it is refused with an error (nothing in it loads, ``check`` fails, a
+  fail-closed bridge blocks); keep such a group in Docker Agent's own configuration.
+
 YAML needs PyYAML: ``pip install 'py-agent-hooks[yaml]'``.
 """
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -34,9 +51,11 @@ from typing import Any
 import attrs
 
 from .._base._diagnostics import DiagnosticCode, Severity
+from .._base._errors import UnknownEventError
 from .._dispatch._registry import MatcherGroup
-from .._events._names import HookEvent
-from .._handlers._kinds import HandlerKinds, build_handler
+from .._events._names import HookEvent, parse_event
+from .._handlers._kinds import HandlerKinds, KindContext, KindFactory, build_handler, default_kinds
+from .._handlers._nodes import HandlerNode
 from .._wire._dialects import DOCKER
 from ._common import (
     PRECEDENCE,
@@ -122,8 +141,38 @@ def _is_group(item: object) -> bool:
     )
 
 
-def parse_docker_hooks(hooks: object, prefix: str, ctx: BuildContext) -> list[MatcherGroup]:
-    """A Docker Agent hooks block: ``{event: groups | handlers | handler}``."""
+def _strict_kinds(kinds: HandlerKinds | None) -> HandlerKinds:
+    """The kind table with Docker Agent's ``strict_output`` honoured by every kind: the
+    factory builds the entry without it, and the node is marked strict."""
+
+    def strict(factory: KindFactory) -> KindFactory:
+        @functools.wraps(factory)
+        def build(entry: Mapping[str, Any], ctx: KindContext) -> HandlerNode | None:
+            if "strict_output" not in entry:
+                return factory(entry, ctx)
+            value = entry["strict_output"]
+            if value is not None and not isinstance(value, bool):
+                ctx.report(
+                    DiagnosticCode.INVALID_HANDLER,
+                    f"'strict_output' must be true or false, got {describe(value)}; "
+                    "handler dropped",
+                    severity=Severity.ERROR,
+                    location=f"{ctx.location}.strict_output" if ctx.location else None,
+                )
+                return None
+            node = factory({k: v for k, v in entry.items() if k != "strict_output"}, ctx)
+            return attrs.evolve(node, strict_output=True) if node is not None and value else node
+
+        return build
+
+    table = default_kinds() if kinds is None else kinds
+    return {name: strict(factory) for name, factory in table.items()}
+
+
+def parse_docker_hooks(hooks: object, prefix: str, ctx: BuildContext) -> list[MatcherGroup] | None:
+    """A Docker Agent hooks block: ``{event: groups | handlers | handler}``; ``None``
+    when the block asks for what agent_hooks cannot honour (``preempt_yolo``), which
+    refuses its file."""
     if not isinstance(hooks, Mapping):
         ctx.report(
             DiagnosticCode.INVALID_CONFIG,
@@ -131,6 +180,9 @@ def parse_docker_hooks(hooks: object, prefix: str, ctx: BuildContext) -> list[Ma
             location=prefix or None,
         )
         return []
+    if _preempt_refusal(hooks, prefix, ctx):
+        return None  # (before anything is built: a refused file imports nothing)
+    ctx = attrs.evolve(ctx, kinds=_strict_kinds(ctx.kinds))
     groups: list[MatcherGroup] = []
     for key, value in hooks.items():
         event = parse_event_key(key, prefix, ctx, snake=True)
@@ -153,11 +205,10 @@ def parse_docker_hooks(hooks: object, prefix: str, ctx: BuildContext) -> list[Ma
         for loc, item in items:
             if _is_group(item):
                 assert isinstance(item, Mapping)
+                _preempt_elsewhere(item, event, loc, ctx)
                 group = parse_group(item, event, loc, ctx, extra_keys=_GROUP_KEYS)
-                if group is None:
-                    continue
-                _preempt(item, event, loc, ctx)
-                groups.append(group)
+                if group is not None:
+                    groups.append(group)
                 continue
             node = build_handler(item, ctx.kind_context(event, loc), ctx.kinds)
             if node is not None:
@@ -167,31 +218,55 @@ def parse_docker_hooks(hooks: object, prefix: str, ctx: BuildContext) -> list[Ma
     return groups
 
 
-def _preempt(group: Mapping[str, Any], event: HookEvent, where: str, ctx: BuildContext) -> None:
-    value = group.get("preempt_yolo")
-    if value is None or value is False:
-        return
-    if event is not HookEvent.PRE_TOOL_USE:
+PREEMPT_REFUSED = (
+    "'preempt_yolo: true' asks Docker Agent to run this group before its approval pipeline "
+    "(allow rules, --yolo) and to let no policy allow override its 'ask'; agent_hooks cannot "
+    "place a group there (as a bridge it does not know which of Docker Agent's lanes called "
+    "it), so this file is refused and none of its hooks load. Keep the group in Docker "
+    "Agent's own configuration (it may call 'agent-hooks run'), or remove 'preempt_yolo' "
+    "to run it as an ordinary pre_tool_use group"
+)
+
+
+def _preempt_refusal(hooks: Mapping[Any, Any], prefix: str, ctx: BuildContext) -> bool:
+    """Whether a ``pre_tool_use`` group of the block asks for ``preempt_yolo`` (anything
+    but false), which refuses the file; each such group is reported as an error."""
+    refused = False
+    for key, value in hooks.items():
+        try:
+            event = parse_event(key) if isinstance(key, str) else None
+        except UnknownEventError:
+            event = None
+        if event is not HookEvent.PRE_TOOL_USE:
+            continue
+        where = join(prefix, key)
+        items = [(where, value)] if isinstance(value, Mapping) else []
+        if isinstance(value, list):
+            items = [(f"{where}[{i}]", item) for i, item in enumerate(value)]
+        for loc, item in items:
+            if not _is_group(item) or item.get("preempt_yolo") in (None, False):
+                continue
+            flag = item["preempt_yolo"]
+            message = PREEMPT_REFUSED
+            if flag is not True:
+                message = f"'preempt_yolo' must be true or false, got {describe(flag)}: " + message
+            ctx.report(DiagnosticCode.CONFIG_READ_FAILED, message, location=f"{loc}.preempt_yolo")
+            refused = True
+    return refused
+
+
+def _preempt_elsewhere(
+    group: Mapping[str, Any], event: HookEvent, where: str, ctx: BuildContext
+) -> None:
+    """``preempt_yolo`` on another event than pre_tool_use means nothing (Docker Agent
+    ignores it there): a warning."""
+    if event is not HookEvent.PRE_TOOL_USE and group.get("preempt_yolo") not in (None, False):
         ctx.report(
             DiagnosticCode.INVALID_CONFIG,
-            "'preempt_yolo' applies to pre_tool_use only; ignored",
+            "'preempt_yolo' applies to pre_tool_use only (Docker Agent ignores it elsewhere); "
+            "ignored",
             location=f"{where}.preempt_yolo",
             severity=Severity.WARNING,
-        )
-    elif value is not True:
-        ctx.report(
-            DiagnosticCode.INVALID_CONFIG,
-            f"'preempt_yolo' must be true or false, got {describe(value)}; ignored",
-            location=f"{where}.preempt_yolo",
-            severity=Severity.WARNING,
-        )
-    else:
-        ctx.report(
-            DiagnosticCode.INVALID_CONFIG,
-            "'preempt_yolo': the group runs like any pre_tool_use group; ordering it before "
-            "the host's own approval rules is up to the host",
-            location=f"{where}.preempt_yolo",
-            severity=Severity.INFO,
         )
 
 
@@ -229,7 +304,10 @@ def _agent_builder(agent: str | None) -> Any:
             )
             return built
         if spec.get("hooks") is not None:
-            built.groups = parse_docker_hooks(spec["hooks"], f"{prefix}.hooks", ctx)
+            groups = parse_docker_hooks(spec["hooks"], f"{prefix}.hooks", ctx)
+            if groups is None:
+                return built
+            built.groups = groups
         for flag, (events, builtin) in _FLAG_BUILTINS.items():
             value = spec.get(flag)
             if not value:
@@ -288,7 +366,7 @@ def _settings_builder(data: bytes, ctx: BuildContext) -> Built:
         )
         return built
     if settings.get("hooks") is not None:
-        built.groups = parse_docker_hooks(settings["hooks"], "settings.hooks", ctx)
+        built.groups = parse_docker_hooks(settings["hooks"], "settings.hooks", ctx) or []
     return built
 
 
@@ -303,7 +381,7 @@ def _dropin_builder(data: bytes, ctx: BuildContext) -> Built:
             f"a hooks.d file must be a mapping of events, got {describe(doc)}; file skipped",
         )
         return built
-    built.groups = parse_docker_hooks(doc, "", ctx)
+    built.groups = parse_docker_hooks(doc, "", ctx) or []
     return built
 
 

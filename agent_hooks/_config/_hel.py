@@ -2,9 +2,11 @@
 
 Claude Code's shape, dialect ``hel`` (exit 2 reads stderr only; non-zero exits
 fail open). The file is project-scoped (precedence 200) and loads only when
-trusted: by the agent_hooks trust store, or by hel's own
-``.hel/hooks-trust.json`` when that records this project's real path and the
-SHA-256 of the exact bytes read. hel runs handlers one after another and stops
+trusted by the agent_hooks trust store. hel's own ``.hel/hooks-trust.json``
+(this project's real path and the SHA-256 of the exact bytes read) grants trust
+only when the caller opts in (``TrustPolicy(honor_hel_trust_file=True)``,
+``--honor-hel-trust-file``): it lives inside the repository, so a repository
+could ship one that trusts itself. hel runs handlers one after another and stops
 at the first deny: build the registry with ``execution={"PreToolUse": "chained"}``
 and ``stop_on_block=True`` for that behaviour.
 """
@@ -15,6 +17,9 @@ import json
 import os
 from pathlib import Path
 
+import attrs
+
+from .._base._diagnostics import Diagnostic, DiagnosticCode, Severity
 from .._handlers._kinds import HandlerKinds
 from .._wire._dialects import HEL
 from ._claude_format import hooks_file_builder
@@ -35,10 +40,9 @@ def hel_trust_file_grants(project_dir: str | os.PathLike[str], sha: str) -> bool
 
     Accepted shapes: one object, a list of objects, or ``{"projects": [...]}``,
     each naming the project's real path (absolute) and the config's SHA-256.
-    The file lives in the repository, as hel keeps it: honouring it is hel's
-    compatibility, and an entry only grants trust for the exact absolute real
-    path of this checkout; pass ``honor_hel_trust_file=False`` to rely on the
-    user's trust store alone.
+    An entry only grants trust for the exact absolute real path of this checkout.
+    The file lives in the repository, as hel keeps it, so loaders consult it only
+    when the caller opts in (``honor_hel_trust_file``).
     """
     path = Path(project_dir) / ".hel" / "hooks-trust.json"
     try:
@@ -70,12 +74,19 @@ def load_hel(
     precedence: int | None = None,
     trust: TrustArg = None,
     kinds: HandlerKinds | None = None,
-    honor_hel_trust_file: bool = True,
+    honor_hel_trust_file: bool | None = None,
     data: bytes | None = None,
 ) -> LoadedConfig:
-    """``{project_dir}/.hel/hooks.json`` (or ``path``), when the workspace is trusted."""
+    """``{project_dir}/.hel/hooks.json`` (or ``path``), when the workspace is trusted.
+
+    ``honor_hel_trust_file``: also accept hel's in-repository ``.hel/hooks-trust.json``
+    (``None``, the default: as the trust policy's
+    :attr:`~agent_hooks.TrustPolicy.honor_hel_trust_file` says, off unless opted in).
+    """
     pdir = os.fspath(project_dir)
     label = os.fspath(path) if path is not None else os.path.join(pdir, ".hel", "hooks.json")
+    if honor_hel_trust_file is None:
+        honor_hel_trust_file = isinstance(trust, TrustPolicy) and trust.honor_hel_trust_file
     extra = (lambda sha: hel_trust_file_grants(pdir, sha)) if honor_hel_trust_file else None
     config, _ = load_source(
         label,
@@ -89,7 +100,29 @@ def load_hel(
         kinds=kinds,
         data=data,
         extra_trust=extra,
+        extra_trust_status="hel-trust-file",
         probe=json_has_hooks,
     )
-
+    file = config.files[0] if config.files else None
+    if (
+        not honor_hel_trust_file
+        and file is not None
+        and file.status == "untrusted"
+        and file.sha256 is not None
+        and hel_trust_file_grants(pdir, file.sha256)
+    ):
+        note = Diagnostic(
+            code=DiagnosticCode.UNTRUSTED,
+            message=(
+                f"{os.path.join(pdir, '.hel', 'hooks-trust.json')} would trust this content, but "
+                "it lives in the repository and is ignored unless you opt in "
+                "(TrustPolicy(honor_hel_trust_file=True), --honor-hel-trust-file)"
+            ),
+            severity=Severity.INFO,
+            source=label,
+        )
+        sg = config.sources[0]
+        config = attrs.evolve(
+            config, sources=(attrs.evolve(sg, diagnostics=(*sg.diagnostics, note)),)
+        )
     return config

@@ -60,6 +60,12 @@ class LoadedFile:
     precedence: int = 0
     handlers: int = 0
     """How many handlers it contributed (enabled and disabled entries)."""
+    trust: str = "not-needed"
+    """Whether the file needed trust and got it: ``trusted`` (the trust store, a session
+    grant or ``trust_all``), ``hel-trust-file`` (hel's ``.hel/hooks-trust.json``, when
+    :attr:`~agent_hooks.TrustPolicy.honor_hel_trust_file` is on), ``untrusted``,
+    ``not-needed`` (not a project file, or a project file without hooks) or ``unknown``
+    (a project file that could not be read)."""
 
 
 @attrs.frozen(kw_only=True)
@@ -69,10 +75,18 @@ class LoadedConfig:
     ``sources`` go straight into a registry (``HookRegistry(sources=loaded.sources)``
     or :meth:`registry`); every diagnostic lives in a source, so the registry's
     ``diagnostics`` include the loaders'. Combine snapshots with ``+``.
+
+    ``skipped`` holds what the files that did not load contain (untrusted files, files
+    switched off by ``disableAllHooks``), parsed for inspection only: they never reach
+    :meth:`registry`. Parsing an untrusted file runs nothing (Python references are
+    checked for their form, not imported); their own diagnostics live with them, not
+    in :attr:`diagnostics`. ``agent-hooks check`` validates them.
     """
 
     sources: tuple[SourcedGroups, ...] = ()
     files: tuple[LoadedFile, ...] = ()
+    skipped: tuple[SourcedGroups, ...] = ()
+    """Groups parsed from files that did not load, for inspection (never run)."""
     recipe: Callable[[], LoadedConfig] | None = attrs.field(default=None, eq=False, repr=False)
     """How to load this configuration again (used by :meth:`reload`)."""
 
@@ -131,6 +145,7 @@ def combine(configs: Iterable[LoadedConfig]) -> LoadedConfig:
     return LoadedConfig(
         sources=tuple(sources),
         files=tuple(f for p in parts for f in p.files),
+        skipped=tuple(sg for p in parts for sg in p.skipped),
         recipe=recipe,
     )
 

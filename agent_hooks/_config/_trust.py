@@ -355,10 +355,21 @@ class TrustPolicy:
     ``--trust-project-hooks``), when this policy or its store holds a session
     grant for its exact content, or when the store holds a persistent one.
     ``store=None`` keeps no persistent grants at all.
+
+    ``honor_hel_trust_file`` (off by default; ``--honor-hel-trust-file`` on the
+    command line) also accepts hel's own ``.hel/hooks-trust.json`` for
+    ``.hel/hooks.json``. That file lives inside the repository, so whoever writes
+    the repository can write it: a repository can ship one that trusts itself for a
+    checkout path it can guess (``/workspace/repo``, a CI runner's path), and its
+    hooks would then run without anyone reviewing them. Turn it on only where
+    hel itself manages that file and the checkout path cannot be predicted.
     """
 
     store: TrustStore | None = attrs.Factory(TrustStore)
     trust_all: bool = False
+    honor_hel_trust_file: bool = False
+    """Also trust ``.hel/hooks.json`` when hel's in-repository ``.hel/hooks-trust.json``
+    names this checkout's real path and the file's SHA-256 (risky: see above)."""
     _session: _Projects = attrs.field(factory=dict, init=False, repr=False)
 
     @classmethod

@@ -20,7 +20,7 @@ from .._events._model import HookInput
 from .._events._names import HookEvent
 from .._handlers._limits import default_process_limit
 from .._handlers._nodes import HandlerInfo, HandlerNode, OnError
-from .._wire._dialects import Dialect
+from .._wire._dialects import TOOL_MATCHER_ALIASES, Dialect
 from ._matching import CompiledMatcher, IfRule
 from ._observe import Observer
 
@@ -73,6 +73,20 @@ class CompiledNode:
     env: Mapping[str, str]
     if_rule: IfRule | None
 
+    def policy_for(self, spec: EventSpec, input: HookInput[Any]) -> CompiledNode:
+        """This node with the failure policy its event and dialect impose on ``input``:
+        where the dialect makes any failure of the event block (Claude Code's
+        WorktreeCreate), a failure blocks; where a block of the input is ignored
+        (ConfigChange from ``policy_settings``), a failure never blocks."""
+        if spec.blocks_ignored(input):
+            if self.on_error != "block" and not self.timeout_blocks:
+                return self
+            policy: OnError = "warn" if self.on_error == "block" else self.on_error
+            return attrs.evolve(self, on_error=policy, timeout_blocks=False)
+        if spec.event in self.dialect.failure_blocks and self.on_error != "block":
+            return attrs.evolve(self, on_error="block")
+        return self
+
 
 @attrs.frozen
 class Group:
@@ -110,15 +124,24 @@ class EventIndex:
     """When every group matches everything: the node list, identical commands once."""
 
     def select(self, value: str | None) -> tuple[CompiledNode, ...]:
-        """The nodes whose groups match ``value``, in configuration order."""
+        """The nodes whose groups match ``value``, in configuration order. A tool name
+        with matcher aliases (:data:`~agent_hooks._wire._dialects.TOOL_MATCHER_ALIASES`:
+        Codex's ``apply_patch`` is also ``Write`` and ``Edit``) selects the groups
+        matching any of its names."""
         if self.static is not None:
             return self.static
         if value is not None and self.spec.matcher_basename:
             value = value.replace("\\", "/").rsplit("/", 1)[-1]
+        names: tuple[str | None, ...] = (value,)
+        if value is not None and self.spec.matcher_field == "tool_name":
+            names += TOOL_MATCHER_ALIASES.get(value, ())
         groups = list(self.always)
-        if value is not None:
-            groups.extend(self.exact.get(value, ()))
-        groups.extend(g for g in self.regex if g.matcher.matches(value))
+        for name in names:
+            if name is not None:
+                groups.extend(self.exact.get(name, ()))
+            groups.extend(g for g in self.regex if g.matcher.matches(name))
+        if len(names) > 1:  # a group matching two of the names runs once
+            groups = list({id(g): g for g in groups}.values())
         groups.sort(key=lambda g: g.ordinal)
         return unique(tuple(n for g in groups for n in g.nodes))
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import os
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, Literal, Protocol, TypeVar
 
@@ -40,7 +41,7 @@ from .._events._tool._post_tool_use_failure import PostToolUseFailureInput
 from .._events._tool._pre_tool_use import PreToolUseInput
 from .._events._tool._tool_input_transform import ToolInputTransformInput
 from .._events._tool._tool_response_transform import ToolResponseTransformInput
-from ._compiled import Execution
+from ._compiled import CompiledRegistry, Execution
 from ._decision import Decision
 from ._outcomes import (
     PermissionAnswer,
@@ -59,6 +60,7 @@ __all__ = [
     "before_llm_call",
     "call_tool",
     "check_stop",
+    "directory_diagnostics",
     "end",
     "start",
     "submit_prompt",
@@ -71,12 +73,24 @@ O = TypeVar("O", bound=HookOutput)
 PermissionCallback = Callable[
     [PermissionPrompt], Awaitable[PermissionAnswer | bool] | PermissionAnswer | bool
 ]
-"""Decides a tool call that hooks left to ask/defer, or confirms a hook's allow: called
-(sync or async) with a :class:`~agent_hooks.PermissionPrompt`, returns a
-:class:`~agent_hooks.PermissionAnswer` or a bool. Raising counts as a refusal."""
+"""The application's permission check, ``permission=`` of :func:`call_tool`.
+
+Called once per tool call that no hook refused or stopped, with a
+:class:`~agent_hooks.PermissionPrompt` whose ``hook_decision`` is ``"allow"`` (a hook
+approved: the application may still refuse), ``"ask"`` / ``"defer"`` (a hook wants a
+person to decide) or ``None`` (no hook had an opinion). Returns (or returns an
+awaitable of) ``True`` / ``False`` or a :class:`~agent_hooks.PermissionAnswer`
+(``allow``, the refusal ``message`` for the model, an ``updated_input`` for the
+tool). Raising counts as a refusal, with a diagnostic."""
 
 Tool = Callable[[Mapping[str, Any]], Any]
-"""The tool itself: called (sync or async) with the input the hooks left."""
+"""The tool itself, ``tool`` of :func:`call_tool`.
+
+Called once with the input the hooks left (never when the call was refused); may
+return an awaitable, which is awaited. Its return value is the outcome's ``result``
+and PostToolUse's ``tool_response``; an ``Exception`` it raises goes to
+PostToolUseFailure and the outcome's ``error`` (re-raised only with
+``raise_errors=True``)."""
 
 
 class HookDispatcher(Protocol):
@@ -312,6 +326,55 @@ async def _ask_permission(
     if isinstance(answer, PermissionAnswer):
         return answer
     return PermissionAnswer(allow=bool(answer))
+
+
+# ------------------------------------------------- the session's directories
+
+
+def directory_diagnostics(
+    compiled: CompiledRegistry, cwd: str, project_dir: str
+) -> tuple[Diagnostic, ...]:
+    """A diagnostic (severity error, code ``invalid_cwd``) for a session ``cwd`` or
+    ``project_dir`` that is not an existing directory while the registry has command
+    hooks (which would run somewhere else), saying where they run instead.
+
+    The session still opens and dispatches: the path is only the payload's ``cwd``
+    (and ``CLAUDE_PROJECT_DIR``), which may name a directory of a sandbox the agent's
+    tools run in; in-process handlers need no directory, so without command hooks
+    nothing falls back and nothing is said."""
+    if not any(cn.node.kind == "command" for ns in compiled.nodes.values() for cn in ns):
+        return ()
+    found: list[Diagnostic] = []
+    if not os.path.isdir(cwd):
+        if os.path.isdir(project_dir):
+            instead = f"the project_dir {project_dir!r}"
+        else:
+            try:
+                instead = f"this process's working directory {os.getcwd()!r}"
+            except OSError:
+                instead = "this process's working directory"
+        found.append(
+            Diagnostic(
+                code=DiagnosticCode.INVALID_CWD,
+                message=(
+                    f"the session's cwd {cwd!r} is not an existing directory: hooks receive "
+                    f"it as the payload's cwd, but command hooks run in {instead}"
+                ),
+                severity=Severity.ERROR,
+            )
+        )
+    if project_dir != cwd and not os.path.isdir(project_dir):
+        found.append(
+            Diagnostic(
+                code=DiagnosticCode.INVALID_CWD,
+                message=(
+                    f"the session's project_dir {project_dir!r} is not an existing directory: "
+                    "command hooks get it as CLAUDE_PROJECT_DIR all the same"
+                ),
+                severity=Severity.ERROR,
+            )
+        )
+    return tuple(found)
 
 
 # ------------------------------------------------------------- turns

@@ -75,10 +75,14 @@ class ToolCallOutcome:
     messages: tuple[str, ...] = ()
     """Messages for the user (system messages)."""
     stop: bool = False
-    """A hook asked the agent to stop entirely (``continue: false``)."""
+    """A hook asked the agent to stop entirely: ``continue: false`` from any event of
+    the call, or a PermissionRequest deny with ``interrupt``. End the agent loop."""
     stop_reason: str | None = None
+    """Why it must stop (the first ``stopReason``), for the user rather than the model."""
     duration_ms: int | None = None
+    """How long the tool ran (``None`` when it did not run)."""
     diagnostics: tuple[Diagnostic, ...] = ()
+    """Every decision's diagnostics, and the permission callback's failure, in order."""
     decisions: tuple[Decision[Any], ...] = ()
     """Every decision made along the way, in order."""
 
@@ -116,13 +120,22 @@ class TurnOutcome:
 
 @attrs.frozen(kw_only=True)
 class StopOutcome:
-    """Whether the agent may stop, or must go on with the hooks' feedback."""
+    """Whether the agent may stop, or must go on with the hooks' feedback.
+
+    A block, or Stop ``additional_context``, keeps the agent going (``should_stop``
+    false, ``feedback`` set) until the registry's ``stop_continuation_cap``; a hook's
+    ``continue: false`` lets it stop whatever else was said."""
 
     should_stop: bool
+    """The agent may end its turn."""
     feedback: str | None = None
     """When it must go on: the hooks' reasons, its next instruction."""
     capped: bool = False
-    """The hooks kept blocking and the continuation cap was reached."""
+    """The hooks kept blocking and the continuation cap was reached: the agent may stop."""
     context: str | None = None
+    """The Stop decision's context: its ``additional_context`` and what background
+    hooks delivered with it, newline-joined."""
     messages: tuple[str, ...] = ()
+    """Messages for the user (system messages)."""
     decision: Decision[Any] | None = None
+    """The Stop decision itself."""

@@ -4,10 +4,20 @@ The fold walks the output class's fields and applies each field's merge rule
 (:class:`~agent_hooks._events._model.Merge`, declared with the field). Results are
 always taken in configuration order, never completion order. Nothing here
 knows an event by name or a handler by kind.
+
+Before the fold, each result is settled as it arrives (:func:`settle_result`), by
+the rules of the capability table and of the handler's dialect: ``strict_output``,
+values the harness refuses (a ``terminal_sequence`` outside the allowlist), blocks
+the event ignores for this input (ConfigChange from ``policy_settings``), and
+message strings longer than the dialect's cap, which are saved to a file of the
+session (:class:`OutputFiles`) and replaced by a preview naming it.
 """
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -15,12 +25,14 @@ import attrs
 
 from .._base._diagnostics import Diagnostic, DiagnosticCode, Severity
 from .._events._capabilities import EventSpec
-from .._events._model import HookOutput, Merge
+from .._events._model import HookInput, HookOutput, Merge
 from .._events._names import HookEvent
-from .._handlers._nodes import HandlerResult
-from .._wire._fields import field_codecs
+from .._handlers._nodes import HandlerResult, Outcome, enforce_strict_output
+from .._wire._dialects import Dialect
+from .._wire._fields import SavedText, field_codecs
+from .._wire._outputs import MESSAGE_FIELDS, drop_refused_values, without_blocks
 
-__all__ = ["empty_output", "reduce_results"]
+__all__ = ["OutputFiles", "empty_output", "reduce_results", "settle_result"]
 
 
 @attrs.frozen
@@ -94,10 +106,6 @@ def reduce_results(
         if not pairs:
             continue
         merge = step.merge
-        if name == "system_message":
-            pairs = [(r, v) for r, v in pairs if not getattr(r.output, "suppress_output", False)]
-            if not pairs:
-                continue
         if merge is Merge.FIRST:
             values[name] = pairs[0][1]
         elif merge is Merge.LAST:
@@ -119,7 +127,7 @@ def reduce_results(
                     )
                 )
         elif merge is Merge.JOIN:
-            values[name] = "\n".join([v if type(v) is str else str(v) for _, v in pairs])
+            values[name] = _join([v for _, v in pairs])
         elif merge is Merge.CONCAT:
             values[name] = "".join([v if type(v) is str else str(v) for _, v in pairs])
         elif merge is Merge.ALL:
@@ -144,5 +152,177 @@ def reduce_results(
                     if k == best[2] and (text := getattr(r.output, companion, None)) is not None
                 ]
                 if texts:
-                    values[companion] = "\n".join(texts) if step.join_companion else texts[0]
+                    values[companion] = _join(texts) if step.join_companion else texts[0]
     return cls(**values), tuple(diags)
+
+
+def _join(texts: Sequence[Any]) -> str:
+    """Strings newline-joined; when some were saved to files (:class:`SavedText`), the
+    join shows their previews and keeps the whole texts joined the same way."""
+    shown = "\n".join([t if type(t) is str else str(t) for t in texts])
+    if not any(type(t) is SavedText for t in texts):
+        return shown
+    full = "\n".join([t.full if type(t) is SavedText else str(t) for t in texts])
+    return SavedText(shown, full=full, path=None)
+
+
+# ------------------------------------------------------------ settling one result
+
+
+def settle_result(
+    spec: EventSpec,
+    dialect: Dialect,
+    input: HookInput[Any],
+    result: HandlerResult,
+    *,
+    strict: bool = False,
+    files: OutputFiles | None = None,
+) -> HandlerResult:
+    """A handler's result as the event and the handler's dialect let it count, before
+    its failure policy and the fold: ``strict`` output enforced, refused values
+    dropped, blocks of an input that cannot be blocked dropped, long message strings
+    saved to ``files`` (none saved without ``files``). Each change has a diagnostic."""
+    if strict:
+        result = enforce_strict_output(spec, result)
+    output = result.output
+    if output is None:
+        return result
+    outcome = result.outcome
+    output, notes = drop_refused_values(output)
+    unblocked = without_blocks(output) if spec.blocks_ignored(input) else None
+    if unblocked is not None:
+        field = spec.unblockable[0] if spec.unblockable else ""
+        note = Diagnostic(
+            code=DiagnosticCode.UNSUPPORTED_FIELD,
+            message=(
+                f"{spec.event.value} with {field} {getattr(input, field, None)!r} cannot be "
+                "blocked; the block was ignored"
+            ),
+            severity=Severity.WARNING,
+        )
+        output, notes = unblocked, (*notes, note)
+        if outcome is Outcome.BLOCKED:
+            outcome = Outcome.OK
+    if dialect.output_cap is not None and files is not None:
+        output, saved = files.cap(spec, output, dialect.output_cap)
+        notes = (*notes, *saved)
+    if output is result.output:
+        return result
+    return attrs.evolve(
+        result, outcome=outcome, output=output, diagnostics=(*result.diagnostics, *notes)
+    )
+
+
+PREVIEW_CHARS = 2_000
+"""Characters of a saved message shown in its preview (Claude Code's 2,000)."""
+
+
+def _size(n: int) -> str:
+    """A size as Claude Code writes it: ``512 bytes``, ``24.4KB``, ``1.2MB``."""
+    if n < 1024:
+        return f"{n} bytes"
+    value = n / 1024
+    for unit in ("KB", "MB"):
+        if value < 1024:
+            return f"{value:.1f}".removesuffix(".0") + unit
+        value /= 1024
+    return f"{value:.1f}".removesuffix(".0") + "GB"
+
+
+def _preview(text: str) -> tuple[str, bool]:
+    """The first ``PREVIEW_CHARS`` characters, cut at the last line break when it is in
+    the second half of them; and whether the text goes on."""
+    if len(text) <= PREVIEW_CHARS:
+        return text, False
+    head = text[:PREVIEW_CHARS]
+    cut = head.rfind("\n")
+    return (head[:cut] if cut > PREVIEW_CHARS // 2 else head), True
+
+
+def saved_message(text: str, path: str | None, size: int) -> str:
+    """The preview that replaces a long message, in Claude Code's form for output saved
+    to a file: a ``<persisted-output>`` block naming the file (``path``; ``None``: it
+    could not be saved), then the first 2 KB."""
+    preview, more = _preview(text)
+    where = f"Full output saved to: {path}" if path else "It could not be saved to a file."
+    ending = "\n...\n" if more else "\n"
+    return (
+        f"<persisted-output>\nOutput too large ({_size(size)}). {where}\n\n"
+        f"Preview (first {_size(PREVIEW_CHARS)}):\n{preview}{ending}</persisted-output>"
+    )
+
+
+class OutputFiles:
+    """Where a session saves message strings longer than a dialect's cap: a private
+    directory (mode 0700) made on first use and removed, with every file in it, by
+    :meth:`close` when the session closes. A session that saves nothing makes no
+    directory."""
+
+    def __init__(self) -> None:
+        self.directory: str | None = None
+        self._count = 0
+
+    def save(self, text: str, label: str) -> tuple[str, int]:
+        """Write ``text`` to a new file (mode 0600); its path and size in bytes.
+
+        Raises:
+            OSError: the directory or the file could not be made.
+        """
+        if self.directory is None:
+            self.directory = tempfile.mkdtemp(prefix="agent_hooks-output-")
+        self._count += 1
+        path = os.path.join(self.directory, f"{self._count:04d}-{label}.txt")
+        data = text.encode("utf-8", errors="surrogatepass")
+        fd = os.open(
+            path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o600
+        )
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        return path, len(data)
+
+    def close(self) -> None:
+        """Remove the directory and everything in it (nothing to do when none was made)."""
+        directory, self.directory = self.directory, None
+        if directory is not None:
+            shutil.rmtree(directory, ignore_errors=True)
+
+    def cap(
+        self, spec: EventSpec, output: HookOutput, limit: int
+    ) -> tuple[HookOutput, tuple[Diagnostic, ...]]:
+        """``output`` with each message string (:data:`MESSAGE_FIELDS`, also inside an
+        answer object such as a PermissionRequest decision) longer than ``limit``
+        characters saved to a file and replaced by :func:`saved_message`."""
+        notes: list[Diagnostic] = []
+
+        def capped(obj: Any, prefix: str) -> Any:
+            changes: dict[str, Any] = {}
+            for a in attrs.fields(type(obj)):
+                value = getattr(obj, a.name)
+                if a.name in MESSAGE_FIELDS and isinstance(value, str) and len(value) > limit:
+                    changes[a.name] = self._saved(value, f"{prefix}{a.name}", notes)
+                elif attrs.has(type(value)):
+                    inner = capped(value, f"{prefix}{a.name}.")
+                    if inner is not value:
+                        changes[a.name] = inner
+            return attrs.evolve(obj, **changes) if changes else obj
+
+        return capped(output, f"{spec.event.value}-"), tuple(notes)
+
+    def _saved(self, text: str, label: str, notes: list[Diagnostic]) -> SavedText:
+        full = text.full if type(text) is SavedText else text
+        try:
+            path, size = self.save(full, label.replace(".", "-"))
+        except OSError as exc:
+            size = len(full.encode("utf-8", errors="surrogatepass"))
+            notes.append(
+                Diagnostic(
+                    code=DiagnosticCode.IO_FAILED,
+                    message=(
+                        f"{label.split('-', 1)[-1]} ({_size(size)}) could not be saved to a "
+                        f"file ({exc.strerror or exc}); only its preview is kept"
+                    ),
+                    severity=Severity.WARNING,
+                )
+            )
+            return SavedText(saved_message(full, None, size), full=full, path=None)
+        return SavedText(saved_message(full, path, size), full=full, path=path)

@@ -12,11 +12,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 import attrs
 
-from .._base._diagnostics import Diagnostic, DiagnosticCode, Severity
+from .._base._diagnostics import Diagnostic, DiagnosticCode, Severity, log_errors
 from .._base._errors import RegistrationError
 from .._events._capabilities import CAPABILITIES, EventSpec
 from .._events._names import HookEvent, parse_event
@@ -39,6 +39,7 @@ __all__ = [
     "HookMatcher",
     "HookRegistry",
     "MatcherGroup",
+    "MatcherLike",
     "Source",
     "SourcedGroups",
     "to_node",
@@ -62,6 +63,18 @@ class HookMatcher:
     on_failure: Literal["continue", "block"] | None = None
     """The Claude Agent SDK's failure switch for the group: ``block`` fails closed
     (like ``on_error="block"``), ``continue`` fails open."""
+
+
+class MatcherLike(Protocol):
+    """What registration reads of a group: :class:`HookMatcher`, or the Claude Agent
+    SDK's own ``claude_agent_sdk.HookMatcher`` (the same fields, read by name;
+    ``timeout`` and ``on_failure`` when it has them)."""
+
+    @property
+    def matcher(self) -> str | None: ...
+
+    @property
+    def hooks(self) -> Sequence[Any]: ...
 
 
 @attrs.frozen(kw_only=True)
@@ -116,56 +129,104 @@ def to_node(handler: Any) -> HandlerNode:
     if callable(handler):
         return callback_node(handler)
     raise RegistrationError(
-        f"hook {handler!r} is not a callable, a CommandHook, a CallbackHook or a HandlerNode"
+        f"hook {handler!r} ({_type_name(handler)}) is not a callable, a CommandHook, "
+        "a CallbackHook or a HandlerNode"
     )
 
 
 _SDK_FAILURE: Mapping[str, OnError] = {"block": "block", "continue": "warn"}
 
 
+def _type_name(value: object) -> str:
+    """``module.Class`` of a value, for messages that refuse it."""
+    cls = type(value)
+    return f"{cls.__module__}.{cls.__qualname__}"
+
+
+def _is_matcher(value: object) -> bool:
+    """A :class:`HookMatcher`, or an object with its fields (the Claude Agent SDK's)."""
+    if isinstance(value, HookMatcher):
+        return True
+    return (
+        not isinstance(value, (type, Mapping, str, bytes))
+        and hasattr(value, "matcher")
+        and hasattr(value, "hooks")
+    )
+
+
 def _groups_from_hooks(
-    hooks: Mapping[HookEvent | str, Sequence[HookMatcher]],
+    hooks: Mapping[HookEvent | str, Sequence[MatcherLike]],
+    dialect: Dialect = CLAUDE,
 ) -> tuple[MatcherGroup, ...]:
+    """The groups of a ``{event: [HookMatcher, ...]}`` mapping from Python code.
+
+    Unlike a file's, every mistake raises here, with the wording of the file
+    loaders' diagnostics: a group that a file would drop is refused.
+
+    Raises:
+        RegistrationError: a value of the wrong type, an invalid matcher, a bad hook.
+        UnknownEventError: an event key nobody knows.
+    """
+    if not isinstance(hooks, Mapping):
+        raise RegistrationError(
+            f"hooks must be a mapping of events to lists of HookMatcher, got {_type_name(hooks)}"
+        )
     groups: list[MatcherGroup] = []
     for key, matchers in hooks.items():
         event = parse_event(key)
-        if isinstance(matchers, HookMatcher):
-            matchers = [matchers]
+        spec = CAPABILITIES[event]
+        if _is_matcher(matchers):
+            matchers = [matchers]  # type: ignore[list-item]  # (one matcher for a list)
+        if isinstance(matchers, (str, bytes, Mapping)) or not isinstance(matchers, Iterable):
+            raise RegistrationError(
+                f"hooks[{key!r}] must be a list of HookMatcher, got {_type_name(matchers)}"
+            )
         for gi, m in enumerate(matchers):
-            if not isinstance(m, HookMatcher):
+            where = f"hooks[{event.value!r}][{gi}]"
+            if not _is_matcher(m):
                 raise RegistrationError(
-                    f"hooks[{key!r}][{gi}] is {type(m).__name__}, expected HookMatcher"
+                    f"{where} is {_type_name(m)}, expected HookMatcher (agent_hooks.HookMatcher "
+                    "or claude_agent_sdk.HookMatcher: an object with matcher and hooks)"
                 )
-            nodes = []
+            text: object = m.matcher
+            entries: object = m.hooks
+            timeout: float | None = getattr(m, "timeout", None)
+            on_failure: object = getattr(m, "on_failure", None)
             if (
-                callable(m.hooks)
-                or isinstance(m.hooks, (str, bytes))
-                or not isinstance(m.hooks, Iterable)
+                callable(entries)
+                or isinstance(entries, (str, bytes, Mapping))
+                or not isinstance(entries, Iterable)
             ):
                 raise RegistrationError(
-                    f"hooks[{event.value!r}][{gi}].hooks must be a list of handlers, got "
-                    f"{type(m.hooks).__name__} (write hooks=[fn], not hooks=fn)"
+                    f"{where}.hooks must be a list of handlers, got "
+                    f"{_type_name(entries)} (write hooks=[fn], not hooks=fn)"
                 )
-            for hi, h in enumerate(m.hooks):
+            if on_failure is not None and on_failure not in _SDK_FAILURE:
+                raise RegistrationError(
+                    f"{where}.on_failure must be 'continue', 'block' or None, got {on_failure!r}"
+                )
+            nodes = []
+            for hi, h in enumerate(entries):
                 try:
                     nodes.append(to_node(h))
                 except RegistrationError as exc:
-                    raise RegistrationError(
-                        f"hooks[{event.value!r}][{gi}].hooks[{hi}]: {exc}"
-                    ) from None
-            groups.append(
-                MatcherGroup(
-                    event=event,
-                    matcher=m.matcher,
-                    nodes=tuple(nodes),
-                    timeout=m.timeout,
-                    on_error=_SDK_FAILURE.get(m.on_failure) if m.on_failure else None,
-                    location=f"{event.value}[{gi}]",
-                    node_locations=tuple(
-                        f"{event.value}[{gi}].hooks[{hi}]" for hi in range(len(nodes))
-                    ),
-                )
+                    raise RegistrationError(f"{where}.hooks[{hi}]: {exc}") from None
+            group = MatcherGroup(
+                event=event,
+                matcher=text,  # type: ignore[arg-type]  # (checked just below)
+                nodes=tuple(nodes),
+                timeout=timeout,
+                on_error=_SDK_FAILURE[on_failure] if isinstance(on_failure, str) else None,
+                location=f"{event.value}[{gi}]",
+                node_locations=tuple(
+                    f"{event.value}[{gi}].hooks[{hi}]" for hi in range(len(nodes))
+                ),
             )
+            try:  # the same check, and words, as a file's group gets when compiled
+                _group_matcher(spec, group, dialect, [], {}, strict=True)
+            except _DropGroup as exc:
+                raise RegistrationError(f"{where}: {exc}") from None
+            groups.append(group)
     return tuple(groups)
 
 
@@ -210,7 +271,7 @@ class HookRegistry:
 
     def __init__(
         self,
-        hooks: Mapping[HookEvent | str, Sequence[HookMatcher]] | None = None,
+        hooks: Mapping[HookEvent | str, Sequence[MatcherLike]] | None = None,
         *,
         source: Source | str = "python",
         sources: Iterable[SourcedGroups] = (),
@@ -220,7 +281,7 @@ class HookRegistry:
         all_sources = tuple(sources)
         if hooks:
             all_sources = (
-                SourcedGroups(source=src, groups=_groups_from_hooks(hooks)),
+                SourcedGroups(source=src, groups=_groups_from_hooks(hooks, src.dialect)),
                 *all_sources,
             )
         self.__attrs_init__(sources=all_sources, **options)
@@ -264,7 +325,7 @@ class HookRegistry:
 
     def add(
         self,
-        other: HookRegistry | SourcedGroups | Mapping[HookEvent | str, Sequence[HookMatcher]],
+        other: HookRegistry | SourcedGroups | Mapping[HookEvent | str, Sequence[MatcherLike]],
         *,
         source: Source | str | None = None,
     ) -> HookRegistry:
@@ -276,7 +337,7 @@ class HookRegistry:
             extra = (other,)
         else:
             src = source if isinstance(source, Source) else Source(label=source or "python")
-            extra = (SourcedGroups(source=src, groups=_groups_from_hooks(other)),)
+            extra = (SourcedGroups(source=src, groups=_groups_from_hooks(other, src.dialect)),)
         return attrs.evolve(self, sources=(*self.sources, *extra))
 
     def evolve(self, **options: Any) -> HookRegistry:
@@ -289,14 +350,22 @@ class HookRegistry:
 
     @property
     def diagnostics(self) -> tuple[Diagnostic, ...]:
-        """What loading and compiling had to say (dropped groups, ignored matchers)."""
+        """What loading and compiling had to say: files that did not load, groups and
+        handlers dropped, matchers ignored, each naming its source and place.
+
+        Those of severity error are also logged once per compile, at WARNING, to the
+        ``agent_hooks.diagnostics`` logger.
+        """
         return self.compile().diagnostics
 
     def compile(self) -> CompiledRegistry:
-        """The compiled snapshot (built once, then cached)."""
+        """The compiled snapshot (built once, then cached). Its diagnostics of severity
+        error are logged (WARNING, logger ``agent_hooks.diagnostics``) when it is built."""
         cache = self._cache
         if not cache:
-            cache.append(_compile(self))
+            compiled = _compile(self)
+            cache.append(compiled)
+            log_errors(compiled.diagnostics, "registry")
         return cache[0]
 
     def session(self, **kwargs: Any) -> Session:
@@ -384,7 +453,7 @@ def _compile(reg: HookRegistry) -> CompiledRegistry:
 
 
 class _DropGroup(Exception):
-    pass
+    """A group is dropped; its message says why (the diagnostic's words)."""
 
 
 def _group_matcher(
@@ -393,40 +462,60 @@ def _group_matcher(
     dialect: Dialect,
     diags: list[Diagnostic],
     where: dict[str, Any],
+    *,
+    strict: bool = False,
 ) -> CompiledMatcher:
-    text = group.matcher
-    if text is not None and text.strip() not in ("", "*") and spec.matcher_field is None:
-        if dialect.reject_matcher_without_field:
+    """The group's compiled matcher. A matcher that cannot be used drops the group
+    with a diagnostic of severity error; ``strict`` (Python registration) raises
+    :class:`_DropGroup` with the same words and adds no diagnostic."""
+
+    def drop(code: DiagnosticCode, problem: str, then: str = "; group dropped") -> _DropGroup:
+        if not strict:
             diags.append(
                 Diagnostic(
-                    code=DiagnosticCode.UNSUPPORTED_MATCHER,
-                    message=f"{spec.event.value} has no matcher field; group with matcher {text!r} dropped",
+                    code=code,
+                    message=f"{problem}{then}",
                     severity=Severity.ERROR,
                     **where,
                 )
             )
-            raise _DropGroup
-        diags.append(
-            Diagnostic(
-                code=DiagnosticCode.UNSUPPORTED_MATCHER,
-                message=f"{spec.event.value} has no matcher field; matcher {text!r} ignored, the group runs on every firing",
-                severity=Severity.INFO,
-                **where,
-            )
+        return _DropGroup(problem)
+
+    text: object = group.matcher
+    if text is not None and not isinstance(text, str):
+        raise drop(
+            DiagnosticCode.INVALID_MATCHER,
+            f"'matcher' must be a string, got {_type_name(text)} {text!r}",
         )
+    if text is not None and text.strip() not in ("", "*") and spec.matcher_field is None:
+        if dialect.reject_matcher_without_field:
+            if strict:
+                raise _DropGroup(
+                    f"{spec.event.value} has no matcher field; matcher {text!r} not allowed "
+                    f"in the {dialect.name} dialect"
+                )
+            raise drop(
+                DiagnosticCode.UNSUPPORTED_MATCHER,
+                f"{spec.event.value} has no matcher field; group with matcher {text!r}",
+                " dropped",
+            )
+        if not strict:
+            diags.append(
+                Diagnostic(
+                    code=DiagnosticCode.UNSUPPORTED_MATCHER,
+                    message=f"{spec.event.value} has no matcher field; matcher {text!r} ignored, the group runs on every firing",
+                    severity=Severity.INFO,
+                    **where,
+                )
+            )
         return compile_matcher(None, dialect)
     try:
         return compile_matcher(text, dialect)
     except re.error as exc:
-        diags.append(
-            Diagnostic(
-                code=DiagnosticCode.INVALID_MATCHER,
-                message=f"matcher {text!r} is not a valid regular expression ({exc}); group dropped",
-                severity=Severity.ERROR,
-                **where,
-            )
-        )
-        raise _DropGroup from None
+        raise drop(
+            DiagnosticCode.INVALID_MATCHER,
+            f"matcher {text!r} is not a valid regular expression ({exc})",
+        ) from None
 
 
 def _compile_node(

@@ -150,6 +150,7 @@ class Session:
         self.transcript_path = transcript_path
         self.permission_mode = permission_mode
         self.project_dir = project_dir or self.cwd
+        self._directories_checked = False  # (by the first dispatch: see directory_diagnostics)
         self.env: Mapping[str, str] = dict(env or {})
         self._on_rewake = on_rewake
         self._on_background_result = on_background_result
@@ -176,7 +177,12 @@ class Session:
         return self._compiled
 
     async def __aenter__(self) -> Session:
+        from ._reduce import OutputFiles
+
         self._limiter = self._compiled.process_limiter()
+        # Message strings longer than a dialect's cap are saved here (a directory made on
+        # first use, removed when the session closes).
+        self._output_files: OutputFiles | None = OutputFiles()
         if "CLAUDE_ENV_FILE" not in self.env:
             fd, path = tempfile.mkstemp(prefix="agent_hooks-env-", suffix=".sh")
             os.close(fd)
@@ -262,6 +268,9 @@ class Session:
                 with contextlib.suppress(OSError):
                     os.unlink(self._owned_env_file)
                 self._owned_env_file = None
+            if self._output_files is not None:
+                self._output_files.close()
+                self._output_files = None
             self.undelivered = tuple(self._pending)
             self._pending.clear()
             for r in self.undelivered:
@@ -297,6 +306,14 @@ class Session:
         for SessionEnd, which runs shielded within the registry's
         ``session_end_timeout``; a cancellation a handler swallowed reaches the
         caller at its next checkpoint.
+
+        The decision's diagnostics say what went wrong and where; those of severity
+        error are also logged once per dispatch, at WARNING, to the
+        ``agent_hooks.diagnostics`` logger (those a :class:`LoggingObserver` of the
+        session logged already excepted). The session's first decision carries an
+        ``invalid_cwd`` error when the session's ``cwd`` or ``project_dir`` is not an
+        existing directory and the registry has command hooks, which then run
+        elsewhere (the session still works).
 
         Raises:
             BaseException: what a handler raised that is not an ``Exception`` nor a
@@ -341,6 +358,22 @@ class Session:
         self._pending.clear()
         for r in background:
             diags.extend(r.diagnostics)
+        if not self._directories_checked:
+            self._directories_checked = True
+            diags.extend(
+                _lifecycle.directory_diagnostics(self._compiled, self.cwd, self.project_dir)
+            )
+        if any(d.severity is Severity.ERROR for d in diags):
+            from .._base._diagnostics import log_errors
+            from ._observe import LoggingObserver
+
+            # (a LoggingObserver has logged the handlers' own diagnostics already)
+            told = (
+                {d for r in (*results, *background) for d in r.diagnostics}
+                if any(isinstance(o, LoggingObserver) for o in self._observers)
+                else ()
+            )
+            log_errors([d for d in diags if d not in told], f"{spec.event.value} dispatch")
         rewake = tuple(self._rewake)
         self._rewake.clear()
         decision: Decision[O] = Decision(
@@ -514,8 +547,12 @@ class Session:
         announced: bool = False,
     ) -> HandlerResult:
         """Run one node under its own cancel scope (its timeout plus its clean-up
-        slack), contain its failure, apply its failure policy. ``announced``: observers
-        were told of the start already."""
+        slack), contain its failure, settle its result by the rules of the event and of
+        the node's dialect (``settle_result``: strict output, refused values, blocks the
+        input ignores, long messages saved to the session's files), apply its failure
+        policy. ``announced``: observers were told of the start already."""
+        from ._reduce import settle_result
+
         timeout = cn.timeout if budget is None else min(cn.timeout, budget)
         call = HookCall(
             input=input,
@@ -526,6 +563,7 @@ class Session:
             env={**self.env, **cn.env} if cn.env else self.env,
             process_limiter=self._limiter,
             secret_env_patterns=self._options.secret_env_patterns,
+            strict_output=cn.node.strict_output,
         )
         if seen is not None and not announced:
             self._started(cn, spec, seen)
@@ -535,7 +573,15 @@ class Session:
             result = await _attempt(cn, call)
         if result is None:  # (the deadline passed before it answered)
             result = _timed_out(timeout)
-        return self._finish(cn, spec, result, start, seen)
+        result = settle_result(
+            spec,
+            cn.dialect,
+            input,
+            result,
+            strict=cn.node.strict_output,
+            files=getattr(self, "_output_files", None),  # (none before the session opens)
+        )
+        return self._finish(cn.policy_for(spec, input), spec, result, start, seen)
 
     def _started(self, cn: CompiledNode, spec: EventSpec, seen: DispatchInfo) -> None:
         status = cn.node.status_message or f"Running {spec.event.value} hook"

@@ -28,6 +28,10 @@ env_file               command hooks get ``CLAUDE_ENV_FILE`` (a file they may ap
                        ``export`` lines to): SessionStart, Setup, CwdChanged, FileChanged
 counts_continuations   consecutive blocks are counted per session (``stop_hook_active``) and
                        stop being honoured past the registry's cap (Stop, SubagentStop)
+unblockable            (input field, values): an input whose field holds one of the values
+                       cannot be blocked; a block (exit 2, ``decision: "block"``, a failure
+                       under ``on_error="block"``) is ignored with a diagnostic (ConfigChange
+                       from ``policy_settings``: managed settings always apply)
 =====================  =====================================================================
 
 Rules the table obeys: every :class:`~agent_hooks.HookEvent` has exactly one row
@@ -133,11 +137,19 @@ class EventSpec:
     counts_continuations: bool = False
     env_file: bool = False
     json_block: bool = True
+    unblockable: tuple[str, frozenset[str]] | None = None
 
     @property
     def can_block(self) -> bool:
         """Whether a handler can stop or redirect what the event is about."""
         return self.exit2.blocks
+
+    def blocks_ignored(self, input: HookInput[Any]) -> bool:
+        """Whether a block of this input is ignored (the ``unblockable`` column)."""
+        if self.unblockable is None:
+            return False
+        field, values = self.unblockable
+        return getattr(input, field, None) in values
 
     @property
     def input_type(self) -> type[HookInput[Any]]:
@@ -401,6 +413,7 @@ def _rows() -> tuple[EventSpec, ...]:
             matcher_field="source",
             exit2=Exit2.BLOCK,
             top_level_decision=True,
+            unblockable=("source", frozenset({"policy_settings"})),
         ),
         EventSpec(
             event=E.CWD_CHANGED,

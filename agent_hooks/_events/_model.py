@@ -147,8 +147,8 @@ class HookOutput:
     suppress_output: bool | None = attrs.field(
         default=None,
         metadata=meta(
-            "Hide this handler's output from the transcript; its ``system_message`` "
-            "is then not collected either.",
+            "Accepted and passed on, with no effect on delivery: a ``system_message`` is "
+            "delivered whatever it says (Claude Code accepts the field and does not act on it).",
             specific=False,
             merge=Merge.ANY,
         ),
@@ -165,8 +165,10 @@ class HookOutput:
     terminal_sequence: str | None = attrs.field(
         default=None,
         metadata=meta(
-            "A terminal escape sequence (OSC 0/1/2/9/99/777 or BEL) for the host to emit "
-            "on the handler's behalf.",
+            "Terminal escape sequences for the host to emit on the handler's behalf (a desktop "
+            "notification, a window title, the bell): only OSC 0, 1, 2, 9, 99 and 777 "
+            "sequences (ended by BEL or ST) and bare BEL; a value holding anything else is "
+            "ignored with a diagnostic.",
             specific=False,
             merge=Merge.CONCAT,
         ),

@@ -14,10 +14,16 @@ Interpretation (driven by the capability table and the dialect):
   names for plain stdout (context) or is ignored with a diagnostic;
 * exit 2: a block with the event's exit-2 meaning; the reason is stderr. In the
   claude dialect valid JSON on stdout still counts: its own blocking reason wins
-  and its other fields stay, but nothing in it can undo the block;
+  and its other fields stay, but nothing in it can undo the block. Where the
+  dialect does not honour exit 2 (Claude Code's PermissionRequest) the JSON alone
+  decides, stderr is discarded and a diagnostic says so;
 * any other status: in the claude dialect a valid JSON object on stdout decides
-  alone; otherwise a non-blocking error quoting stderr's first line. Partial
-  plain output of a failed hook never becomes context.
+  alone (not where the dialect makes every failure block: WorktreeCreate);
+  otherwise a non-blocking error quoting stderr's first line. Partial plain output
+  of a failed hook never becomes context.
+
+With ``strict_output`` (Docker Agent) stdout on exit 0 must be empty or one JSON
+object keeping the event's output contract; anything else is a failure of the hook.
 """
 
 from __future__ import annotations
@@ -35,11 +41,18 @@ from .._base._diagnostics import Diagnostic, DiagnosticCode, Severity
 from .._base._errors import RegistrationError
 from .._events._capabilities import EventSpec, Exit2
 from .._events._model import HookOutput, Merge
-from .._wire._codec import DecodedOutput, decode_output
+from .._wire._codec import DecodedOutput, decode_output, foreign_keys
 from .._wire._dialects import Dialect
 from .._wire._fields import field_codecs
 from .._wire._outputs import blocking_output, is_blocking, rank_key
-from ._nodes import HandlerNode, HandlerResult, HookCall, OnError, Outcome
+from ._nodes import (
+    HandlerNode,
+    HandlerResult,
+    HookCall,
+    OnError,
+    Outcome,
+    enforce_strict_output,
+)
 from ._process import ProcessResult, ProcessSpec, fast_path_argv, run_process, scrub_env, shell_argv
 
 __all__ = ["CommandHook", "interpret_process", "timeout_diagnostic"]
@@ -92,6 +105,10 @@ class CommandHook:
         if_rule: Claude Code permission rule filtering tool calls (``"if"``).
         output_cap: bytes of stdout and of stderr kept (the rest is discarded).
         kill_grace: seconds between SIGTERM and SIGKILL on timeout (0: SIGKILL at once).
+        strict_output: Docker Agent's ``strict_output``: stdout on exit 0 must be empty
+            or one JSON object keeping the event's output contract (no plain text, no
+            unknown or foreign fields, no ``suppress_output``, no block where the event
+            cannot block); anything else is a failure, under ``on_error``.
 
     Raises:
         RegistrationError: neither or both of ``command``/``argv``, an empty one,
@@ -112,6 +129,7 @@ class CommandHook:
     if_rule: str | None = None
     output_cap: int = DEFAULT_OUTPUT_CAP
     kill_grace: float = 0.0
+    strict_output: bool = False
 
     def __attrs_post_init__(self) -> None:
         if (self.command is None) == (self.argv is None):
@@ -189,8 +207,10 @@ class CommandHook:
                 self.on_error,
                 self.working_dir,
                 tuple(sorted(self.env.items())),
+                self.strict_output,
             ),
             timeout_slack=self.kill_grace + DRAIN_TIMEOUT + 1.0,
+            strict_output=self.strict_output,
         )
 
 
@@ -242,7 +262,7 @@ async def _run_command(
         # The direct run could not start the program: let the shell say why, exactly
         # as it would have (exit 127 "not found", 126 "permission denied").
         proc = await run_process(attrs.evolve(spec, argv=fallback), limiter=c.process_limiter)
-    return interpret_process(c.spec, c.dialect, proc, name=name)
+    return interpret_process(c.spec, c.dialect, proc, name=name, strict=c.strict_output)
 
 
 def _text(data: bytes) -> str:
@@ -273,9 +293,15 @@ def _first_line(text: str) -> str:
 
 
 def interpret_process(
-    spec: EventSpec, dialect: Dialect, proc: ProcessResult, *, name: str = "command"
+    spec: EventSpec,
+    dialect: Dialect,
+    proc: ProcessResult,
+    *,
+    name: str = "command",
+    strict: bool = False,
 ) -> HandlerResult:
-    """Turn what a hook process did into a :class:`HandlerResult` (see the module doc)."""
+    """Turn what a hook process did into a :class:`HandlerResult` (see the module doc).
+    ``strict``: Docker Agent's ``strict_output`` (:func:`enforce_strict_output`)."""
     diags: list[Diagnostic] = []
     if proc.stdout_truncated:
         diags.append(
@@ -312,6 +338,8 @@ def interpret_process(
     stdout = _text(proc.stdout)
     stderr = _text(proc.stderr).strip()
     if code == 0:
+        if strict:
+            return enforce_strict_output(spec, _exit_zero_strict(spec, dialect, stdout, diags))
         return _exit_zero(spec, dialect, stdout, diags)
     if code == 2:
         return _exit_two(spec, dialect, stdout, stderr, diags, name)
@@ -351,6 +379,32 @@ def _exit_zero(
     return HandlerResult(exit_code=0, diagnostics=tuple(diags))
 
 
+def _exit_zero_strict(
+    spec: EventSpec, dialect: Dialect, stdout: str, diags: list[Diagnostic]
+) -> HandlerResult:
+    """Exit 0 under ``strict_output``: empty stdout, or one JSON object whose keys are
+    spelled as the dialect's wire format spells them; nothing else."""
+    problem: str | None = None
+    if stdout.strip():
+        if _json_answer(spec, dialect, stdout) is None:
+            problem = "stdout must be empty or one JSON object"
+        else:
+            foreign = foreign_keys(spec.event, json.loads(stdout), dialect)
+            if foreign:
+                problem = f"keys not spelled as the {dialect.wire} format spells them: " + (
+                    ", ".join(foreign)
+                )
+    if problem is None:
+        return _exit_zero(spec, dialect, stdout, diags)
+    message = f"strict_output: {problem}"
+    diags.append(
+        Diagnostic(code=DiagnosticCode.INVALID_OUTPUT, message=message, severity=Severity.ERROR)
+    )
+    return HandlerResult(
+        outcome=Outcome.ERROR, exit_code=0, diagnostics=tuple(diags), reason=message
+    )
+
+
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")
 
 
@@ -374,6 +428,19 @@ def _exit_two(
     if decoded is not None:
         diags.extend(decoded.diagnostics)
     if spec.exit2 is Exit2.IGNORED:
+        return HandlerResult(exit_code=2, output=answer, diagnostics=tuple(diags))
+    if spec.event in dialect.exit2_ignored:
+        diags.append(
+            Diagnostic(
+                code=DiagnosticCode.NONZERO_EXIT,
+                message=(
+                    f"exit status 2 is not honoured on {spec.event.value} ({dialect.name} "
+                    "dialect): nothing was blocked and stderr was discarded; only the "
+                    "answer's JSON decides"
+                ),
+                severity=Severity.WARNING,
+            )
+        )
         return HandlerResult(exit_code=2, output=answer, diagnostics=tuple(diags))
     reason = stderr or f"blocked by hook {name} (exit status 2)"
     if spec.exit2 is Exit2.USER:
@@ -447,7 +514,7 @@ def _exit_other(
     diags: list[Diagnostic],
 ) -> HandlerResult:
     code = proc.returncode
-    if dialect.nonzero_json_decides:
+    if dialect.nonzero_json_decides and spec.event not in dialect.failure_blocks:
         decoded = _json_answer(spec, dialect, stdout)
         if decoded is not None and decoded.output is not None:
             diags.extend(decoded.diagnostics)

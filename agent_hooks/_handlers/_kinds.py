@@ -545,13 +545,16 @@ def command_kind(entry: Mapping[str, Any], ctx: KindContext) -> HandlerNode | No
             severity=Severity.INFO,
             handler=label,
         )
-    if entry.get("strict_output") is True:
+    strict = entry.get("strict_output", False)
+    if not isinstance(strict, bool):
+        # (a safety option that cannot be read is never taken as "off")
         ctx.report(
             DiagnosticCode.INVALID_CONFIG,
-            "'strict_output' is not enforced; non-JSON output is read as usual",
-            severity=Severity.INFO,
+            f"'strict_output' must be true or false, got {json_type_name(strict)}; handler dropped",
+            severity=Severity.ERROR,
             handler=label,
         )
+        return None
     name = _string(entry, "name", ctx, label)
     if name is None and argv is not None and "argv" in entry:
         name = command  # Deep Agents Code: 'command' is what the user reads
@@ -570,6 +573,7 @@ def command_kind(entry: Mapping[str, Any], ctx: KindContext) -> HandlerNode | No
         shell=shell if argv is None else None,
         name=name,
         if_rule=_string(entry, "if", ctx, label),
+        strict_output=strict,
     )
     return hook.to_node()
 

@@ -15,11 +15,12 @@ from typing import Any, Literal, Protocol, runtime_checkable
 import anyio
 import attrs
 
-from .._base._diagnostics import Diagnostic
+from .._base._diagnostics import Diagnostic, DiagnosticCode, Severity
 from .._events._capabilities import EventSpec
 from .._events._model import HookInput, HookOutput
 from .._wire._codec import encode_input, payload_bytes
 from .._wire._dialects import CLAUDE, Dialect, WireFormat
+from .._wire._outputs import is_blocking
 
 __all__ = [
     "Handler",
@@ -29,6 +30,8 @@ __all__ = [
     "HookCall",
     "OnError",
     "Outcome",
+    "STRICT_OUTPUT_CODES",
+    "enforce_strict_output",
 ]
 
 OnError = Literal["warn", "ignore", "block"]
@@ -91,6 +94,9 @@ class HookCall:
     """Bounds how many hook processes run at once."""
     secret_env_patterns: tuple[str, ...] = ("KEY", "TOKEN", "SECRET", "PASSWORD", "APIKEY")
     """Environment names containing any of these (case-insensitive) are withheld."""
+    strict_output: bool = False
+    """The handler's answer must keep the output contract exactly (Docker Agent's
+    ``strict_output``): see :func:`enforce_strict_output`."""
 
     def payload(self, wire: WireFormat = "claude") -> dict[str, Any]:
         """The input as the wire dict a hook of ``wire`` receives: a fresh encoding for
@@ -169,6 +175,9 @@ class HandlerNode:
     )
     """Called with the session id when a session of the registry closes (after its
     background work), so a handler can release what it kept for the session."""
+    strict_output: bool = False
+    """Docker Agent's ``strict_output``: an answer that breaks the output contract is a
+    failure of the handler, under its failure policy (:func:`enforce_strict_output`)."""
 
 
 @runtime_checkable
@@ -179,3 +188,56 @@ class Handler(Protocol):
     """
 
     def to_node(self) -> HandlerNode: ...
+
+
+STRICT_OUTPUT_CODES = frozenset(
+    {
+        DiagnosticCode.MALFORMED_JSON,
+        DiagnosticCode.NOT_OBJECT,
+        DiagnosticCode.WRONG_TYPE,
+        DiagnosticCode.INVALID_VALUE,
+        DiagnosticCode.UNKNOWN_FIELD,
+        DiagnosticCode.UNSUPPORTED_FIELD,
+        DiagnosticCode.MISMATCHED_OUTPUT,
+        DiagnosticCode.DEPRECATED_FIELD,
+        DiagnosticCode.INVALID_OUTPUT,
+        DiagnosticCode.PLAIN_STDOUT_IGNORED,
+    }
+)
+"""Diagnostics of an answer that a lenient reading forgives and ``strict_output`` does not."""
+
+
+def enforce_strict_output(spec: EventSpec, result: HandlerResult) -> HandlerResult:
+    """Docker Agent's ``strict_output``: a handler that answered (exit 0) with anything
+    but empty output or one JSON object keeping the event's output contract failed.
+
+    Refused: plain text, malformed JSON, unknown keys, fields of another event or of
+    the wrong type, a ``hookEventName`` of another event, ``suppress_output`` (use
+    stderr), and a block or ``continue: false`` on an event that cannot block. The
+    failure goes through the handler's failure policy like any other (``pre_tool_use``
+    fails closed); blocks (exit 2) and failures are left as they are.
+    """
+    if result.outcome is not Outcome.OK or result.is_async or result.exit_code not in (0, None):
+        return result
+    problems = [d.message for d in result.diagnostics if d.code in STRICT_OUTPUT_CODES]
+    out = result.output
+    if out is not None:
+        if out.suppress_output:
+            problems.append("suppress_output is not supported; use stderr for diagnostics")
+        if not spec.can_block and (out.continue_ is False or is_blocking(out)):
+            problems.append(f"{spec.event.value} does not support blocking output")
+    if not problems:
+        return result
+    message = "strict_output: " + "; ".join(problems)
+    return attrs.evolve(
+        result,
+        outcome=Outcome.ERROR,
+        output=None,
+        reason=message,
+        diagnostics=(
+            *result.diagnostics,
+            Diagnostic(
+                code=DiagnosticCode.INVALID_OUTPUT, message=message, severity=Severity.ERROR
+            ),
+        ),
+    )

@@ -35,6 +35,7 @@ __all__ = [
     "decode_output",
     "encode_input",
     "encode_output",
+    "foreign_keys",
     "payload_bytes",
     "wire_event_name",
 ]
@@ -485,6 +486,37 @@ def decode_output(
     return DecodedOutput(
         output=output, diagnostics=tuple(diags), is_async=is_async, async_timeout=async_timeout
     )
+
+
+def foreign_keys(
+    event: HookEvent | str, obj: Mapping[str, Any], dialect: Dialect | WireFormat | str
+) -> list[str]:
+    """Keys of an answer that are known but not spelled as its wire format spells them
+    (``hookSpecificOutput`` or ``systemMessage`` in a docker answer, the SDK's
+    ``continue_``): :func:`decode_output` accepts them, Docker Agent's ``strict_output``
+    does not. Unknown keys are :func:`decode_output`'s to report."""
+    ev = parse_event(event)
+    wire = _wire_of(dialect)
+    index = _index(ev)
+    specific_key = _SPECIFIC_KEYS[0 if wire == "claude" else 1]
+    name_key = _EVENT_NAME_KEYS[0 if wire == "claude" else 1]
+    found: list[str] = []
+    for key, value in obj.items():
+        if key in _SPECIFIC_KEYS:
+            if key != specific_key:
+                found.append(key)
+            if isinstance(value, Mapping):
+                for inner in value:
+                    if inner in _EVENT_NAME_KEYS and inner != name_key:
+                        found.append(f"{key}.{inner}")
+                    fc = index.specific.get(inner)
+                    if fc is not None and inner != fc.key(wire):
+                        found.append(f"{key}.{inner}")
+        else:
+            fc = index.top.get(key)
+            if fc is not None and key != fc.key(wire):
+                found.append(key)
+    return found
 
 
 def _decode_specific(

@@ -19,6 +19,7 @@ from .._events._model import FieldInfo, field_info
 
 __all__ = [
     "FieldCodec",
+    "SavedText",
     "TypeDesc",
     "WireBadValue",
     "field_codecs",
@@ -276,11 +277,31 @@ def decode_object(
     return cls(**kwargs)
 
 
+class SavedText(str):
+    """A message string shown shortened: the text is a preview that names the file holding
+    the whole text (``full``, saved at ``path``). Its wire form (:func:`to_json`) is the
+    whole text, so that a harness reading an answer applies its own limit to it."""
+
+    full: str
+    path: str | None
+
+    def __new__(cls, shown: str, *, full: str, path: str | None) -> SavedText:
+        text = super().__new__(cls, shown)
+        text.full = full
+        text.path = path
+        return text
+
+    def __getnewargs_ex__(self) -> tuple[tuple[str], dict[str, Any]]:  # copy and pickle
+        return (str(self),), {"full": self.full, "path": self.path}
+
+
 def to_json(value: Any, *, wire: str, output: bool) -> Any:
     """Turn a Python field value into JSON data (attrs instances by their wire keys)."""
     t = type(value)
     if t in _SCALARS:
         return value
+    if t is SavedText:
+        return value.full
     if t is dict:
         return {
             str(k): v if type(v) in _SCALARS else to_json(v, wire=wire, output=output)

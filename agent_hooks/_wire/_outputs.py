@@ -7,7 +7,8 @@ code here.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import attrs
@@ -19,13 +20,33 @@ from .._events._names import HookEvent
 from ._fields import FieldCodec, TypeDesc, field_codecs
 
 __all__ = [
+    "MESSAGE_FIELDS",
+    "VALUE_RULES",
     "blocking_output",
     "check_output",
     "decision_field",
+    "drop_refused_values",
     "is_blocking",
     "rank_key",
     "strip_decisions",
+    "terminal_sequence_problem",
+    "without_blocks",
 ]
+
+MESSAGE_FIELDS = frozenset(
+    {
+        "additional_context",
+        "system_message",
+        "reason",
+        "stop_reason",
+        "permission_decision_reason",
+        "message",
+    }
+)
+"""Answer fields (and fields of answer objects: a PermissionRequest decision's
+``message``) that carry a message for the model or the user: a dialect's
+``output_cap`` applies to them. Plain stdout used as context arrives as
+``additional_context``; a stderr reason as ``reason`` or the event's decision reason."""
 
 
 def decision_field(cls: type[HookOutput]) -> FieldCodec | None:
@@ -68,6 +89,75 @@ def blocking_output(spec: EventSpec, reason: str) -> HookOutput | None:
                 kwargs[fc.info.companion] = reason
             return cls(**kwargs)
     return cls(decision="block", reason=reason or None)
+
+
+def without_blocks(output: HookOutput) -> HookOutput | None:
+    """A copy of a blocking answer without its blocking decision (and the decision's
+    message); ``None`` when the answer does not block."""
+    changes: dict[str, Any] = {}
+    for fc in field_codecs(type(output), True):
+        if fc.info.merge is not Merge.RANK:
+            continue
+        value = getattr(output, fc.name)
+        if value is None or rank_key(fc, value) != fc.info.rank[0]:
+            continue
+        changes[fc.name] = None
+        if fc.info.companion and not fc.info.rank_by:
+            changes[fc.info.companion] = None
+    return attrs.evolve(output, **changes) if changes else None
+
+
+_OSC_SEQUENCE = re.compile(r"\x1b\](?:0|1|2|9|99|777);[^\x00-\x1f\x7f-\x9f]*(?:\x07|\x1b\\)|\x07")
+
+
+def terminal_sequence_problem(value: Any) -> str | None:
+    """Why a ``terminal_sequence`` is refused, or ``None`` when it is one or more allowed
+    sequences: OSC 0, 1, 2 (titles), 9 (iTerm2, ConEmu, Windows Terminal, WezTerm; also
+    ``9;4`` progress), 99 (Kitty) or 777 (urxvt, Ghostty, Warp), each ``ESC ] n ; text``
+    ended by BEL or ST (``ESC \\``) with no control character in its text, and bare BEL
+    (Claude Code's allowlist). CSI sequences, OSC 8 hyperlinks, OSC 52 clipboard writes,
+    OSC 1337 and plain text are refused."""
+    if not isinstance(value, str):
+        return None
+    pos = 0
+    while pos < len(value):
+        m = _OSC_SEQUENCE.match(value, pos)
+        if m is None:
+            return (
+                f"{value[pos : pos + 16]!r} at offset {pos} is not an allowed sequence "
+                "(OSC 0, 1, 2, 9, 99, 777 ended by BEL or ST, or BEL)"
+            )
+        pos = m.end()
+    return None
+
+
+VALUE_RULES: Mapping[str, Callable[[Any], str | None]] = {
+    "terminal_sequence": terminal_sequence_problem,
+}
+"""Answer fields whose value must pass a rule beyond its type: field name -> a function
+saying why a value is refused (``None``: accepted). A refused value is ignored with a
+diagnostic; the rest of the answer stands."""
+
+
+def drop_refused_values(output: HookOutput) -> tuple[HookOutput, tuple[Diagnostic, ...]]:
+    """``output`` without the values :data:`VALUE_RULES` refuse, and a diagnostic for each."""
+    refused: dict[str, None] = {}
+    diags: list[Diagnostic] = []
+    for name, rule in VALUE_RULES.items():
+        value = getattr(output, name, None)
+        problem = rule(value) if value is not None else None
+        if problem is not None:
+            refused[name] = None
+            diags.append(
+                Diagnostic(
+                    code=DiagnosticCode.INVALID_VALUE,
+                    message=f"{name} ignored: {problem}",
+                    severity=Severity.WARNING,
+                )
+            )
+    if not refused:
+        return output, ()
+    return attrs.evolve(output, **refused), tuple(diags)
 
 
 def is_blocking(output: HookOutput | None) -> bool:

@@ -1,9 +1,14 @@
 """``agent-hooks check`` and ``agent-hooks trust``.
 
 ``check`` lists, per event, the handlers that would run (source, matcher, type,
-timeout), like Claude Code's ``/hooks`` menu, then the files it read and every
-diagnostic; it exits 1 when any diagnostic is a configuration error. ``trust``
-grants persistent trust to the project's hook files as they are now.
+timeout), like Claude Code's ``/hooks`` menu, then the files it read (with their
+trust status and handler counts) and every diagnostic; it exits 1 when any
+diagnostic is a configuration error. Files that did not load (untrusted, switched
+off) are parsed and validated too, without running anything: their mistakes count.
+Command hooks whose program is missing or not executable get a warning.
+
+``trust`` grants persistent trust to the project's hook files as they are now; it
+refuses (and grants nothing) when one of them cannot be read or parsed.
 """
 
 from __future__ import annotations
@@ -14,12 +19,22 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
+from ._run import NOT_LOADED, add_hel_trust_option, quiet_diagnostics_log
+
 if TYPE_CHECKING:
     from ..._config._snapshot import LoadedConfig
     from ..._config._trust import TrustPolicy
     from ..._dispatch._compiled import CompiledNode, CompiledRegistry
 
-__all__ = ["register"]
+__all__ = ["build_report", "register", "render"]
+
+_TRUST_WORDS = {
+    "trusted": "trusted",
+    "untrusted": "UNTRUSTED",
+    "not-needed": "no trust needed",
+    "unknown": "trust unknown",
+    "hel-trust-file": "trusted by .hel/hooks-trust.json",
+}
 
 
 def register(subparsers: Any) -> None:
@@ -28,7 +43,10 @@ def register(subparsers: Any) -> None:
         "check",
         help="show the hooks that would run and every configuration problem",
         description="Discover (or read --config) every hook source, print per event the handlers "
-        "that would run, print every diagnostic, and exit 1 on configuration errors.",
+        "that would run, the files read with their status, trust and handler counts, and every "
+        "diagnostic; exit 1 on configuration errors. Files that did not load (untrusted, "
+        "switched off) are parsed and validated too, without running anything; command hooks "
+        "whose program is missing or not executable get a warning.",
     )
     check.add_argument(
         "--config",
@@ -60,6 +78,7 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help="trust every project hook file for this run (headless)",
     )
+    add_hel_trust_option(check)
     check.add_argument("--json", action="store_true", help="print the report as JSON")
     check.set_defaults(func=run_check)
 
@@ -68,7 +87,8 @@ def register(subparsers: Any) -> None:
         help="trust the project's hook files as they are now",
         description="Grant persistent trust to the current content of the project's hook files "
         "(.claude/settings*.json, .deepagents/hooks.json, .codex/*, .hel/hooks.json and --config "
-        "files inside the project). Editing a file revokes its trust.",
+        "files inside the project). Editing a file revokes its trust. When a file cannot be read "
+        "or parsed, nothing is trusted (exit 1, with the error).",
     )
     trust.add_argument("--project-dir", metavar="DIR", help="the project root (default: .)")
     trust.add_argument(
@@ -95,7 +115,11 @@ def _policy(args: argparse.Namespace) -> TrustPolicy:
     from ..._config._trust import TrustPolicy, TrustStore
 
     store = TrustStore(args.trust_store) if args.trust_store else TrustStore()
-    return TrustPolicy(store=store, trust_all=bool(getattr(args, "trust_project_hooks", False)))
+    return TrustPolicy(
+        store=store,
+        trust_all=bool(getattr(args, "trust_project_hooks", False)),
+        honor_hel_trust_file=bool(getattr(args, "honor_hel_trust_file", False)),
+    )
 
 
 # ------------------------------------------------------------------ check
@@ -103,12 +127,19 @@ def _policy(args: argparse.Namespace) -> TrustPolicy:
 
 def run_check(args: argparse.Namespace) -> int:
     """The ``check`` command."""
+    with quiet_diagnostics_log():
+        return _check(args)
+
+
+def _check(args: argparse.Namespace) -> int:
     from ..._config._discover import discover
     from ..._config._load import load
     from ..._config._snapshot import combine
+    from ._programs import checking_kinds
 
     project = os.path.abspath(args.project_dir or os.getcwd())
     policy = _policy(args)
+    kinds = checking_kinds()
     if args.config:
         from ..._config._load import FORMATS
 
@@ -134,6 +165,7 @@ def run_check(args: argparse.Namespace) -> int:
                     home=args.home,
                     trust=policy,
                     agent=args.agent,
+                    kinds=kinds,
                 )
                 for path in args.config
             )
@@ -149,6 +181,7 @@ def run_check(args: argparse.Namespace) -> int:
             plugins=args.plugin,
             docker_agent=args.docker_agent,
             docker_agent_name=args.agent,
+            kinds=kinds,
         )
     compiled = config.registry().compile()
     report = build_report(config, compiled, project)
@@ -161,7 +194,16 @@ def run_check(args: argparse.Namespace) -> int:
 
 
 def build_report(config: LoadedConfig, compiled: CompiledRegistry, project: str) -> dict[str, Any]:
-    """The check report as plain data (what ``--json`` prints)."""
+    """The check report as plain data (what ``--json`` prints).
+
+    ``events`` lists the handlers that would run (and disabled entries); ``files``
+    every file looked at, with its status, its trust and its handlers: ``handlers``
+    active, ``disabled`` entries, ``skipped`` (in a file that did not load). The
+    summary's counts are the sums of the files' counts. What the files that did not
+    load contain is compiled on the side (never run) so that its mistakes are
+    diagnostics too.
+    """
+    from ..._dispatch._registry import HookRegistry
     from ..._events._names import HookEvent
 
     per_event: dict[HookEvent, list[CompiledNode]] = {}
@@ -202,9 +244,21 @@ def build_report(config: LoadedConfig, compiled: CompiledRegistry, project: str)
                 }
             )
         events[event.value] = entries
+
+    # Files that did not load: compiled on the side, for their diagnostics and counts.
+    skipped_compiled = HookRegistry(sources=config.skipped).compile() if config.skipped else None
+    skipped_nodes = (
+        [*(n for ns in skipped_compiled.nodes.values() for n in ns), *skipped_compiled.disabled]
+        if skipped_compiled is not None
+        else []
+    )
+
     seen: set[Any] = set()
     diagnostics = []
-    for d in compiled.diagnostics:
+    for d in (
+        *compiled.diagnostics,
+        *(skipped_compiled.diagnostics if skipped_compiled is not None else ()),
+    ):
         if d in seen:
             continue
         seen.add(d)
@@ -218,18 +272,52 @@ def build_report(config: LoadedConfig, compiled: CompiledRegistry, project: str)
                 "handler": d.handler,
             }
         )
-    files = [
-        {
-            "path": f.path,
-            "format": f.format,
-            "scope": f.scope,
-            "status": f.status,
-            "precedence": f.precedence,
-            "sha256": f.sha256,
-            "handlers": f.handlers,
-        }
-        for f in config.files
-    ]
+
+    active: dict[str, int] = {}
+    disabled: dict[str, int] = {}
+    skipped: dict[str, int] = {}
+    for es in events.values():
+        for e in es:
+            counter = disabled if e["disabled"] else active
+            counter[e["source"]] = counter.get(e["source"], 0) + 1
+    for cn in skipped_nodes:
+        skipped[cn.info.source] = skipped.get(cn.info.source, 0) + 1
+
+    files = []
+    listed: set[str] = set()
+    for f in config.files:
+        if f.path in listed:  # the same file loaded twice: one row holds its handlers
+            continue
+        listed.add(f.path)
+        files.append(
+            {
+                "path": f.path,
+                "format": f.format,
+                "scope": f.scope,
+                "status": f.status,
+                "trust": f.trust,
+                "precedence": f.precedence,
+                "sha256": f.sha256,
+                "handlers": active.get(f.path, 0),
+                "disabled": disabled.get(f.path, 0),
+                "skipped": skipped.get(f.path, 0),
+            }
+        )
+    for source in sorted({*active, *disabled, *skipped} - listed):  # a source with no file
+        files.append(
+            {
+                "path": source,
+                "format": None,
+                "scope": None,
+                "status": "skipped" if source in skipped else "loaded",
+                "trust": "not-needed",
+                "precedence": None,
+                "sha256": None,
+                "handlers": active.get(source, 0),
+                "disabled": disabled.get(source, 0),
+                "skipped": skipped.get(source, 0),
+            }
+        )
     count = {
         s: sum(1 for d in diagnostics if d["severity"] == s) for s in ("error", "warning", "info")
     }
@@ -239,8 +327,9 @@ def build_report(config: LoadedConfig, compiled: CompiledRegistry, project: str)
         "files": files,
         "diagnostics": diagnostics,
         "summary": {
-            "handlers": sum(1 for es in events.values() for e in es if not e["disabled"]),
-            "disabled": sum(1 for es in events.values() for e in es if e["disabled"]),
+            "handlers": sum(f["handlers"] for f in files),
+            "disabled": sum(f["disabled"] for f in files),
+            "skipped": sum(f["skipped"] for f in files),
             "errors": count["error"],
             "warnings": count["warning"],
             "info": count["info"],
@@ -252,10 +341,20 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
 
+def _counts(f: dict[str, Any]) -> str:
+    parts = [_plural(f["handlers"], "handler")]
+    if f["disabled"]:
+        parts.append(f"{f['disabled']} disabled")
+    if f["skipped"]:
+        parts.append(f"{f['skipped']} not loaded")
+    return ", ".join(parts)
+
+
 def render(report: dict[str, Any]) -> str:
     """The human-readable check report."""
     out: list[str] = []
     events = report["events"]
+    s = report["summary"]
     if events:
         out.append(f"Hooks for {report['project_dir']} (in the order they run and reduce):")
         for event, entries in events.items():
@@ -278,19 +377,31 @@ def render(report: dict[str, Any]) -> str:
                     details.append(f"if: {e['if']}")
                 out.append("      " + "   ".join(details))
                 out.append(f"      source: {e['source']}  {e['location'] or ''}".rstrip())
+    elif s["skipped"]:
+        out.append(
+            f"No hooks active for {report['project_dir']}: "
+            f"{_plural(s['skipped'], 'handler')} in files that did not load "
+            "(untrusted or switched off; see Files)."
+        )
+    elif failed := [f for f in report["files"] if f["status"] in NOT_LOADED]:
+        out.append(
+            f"No hooks active for {report['project_dir']}: "
+            f"{_plural(len(failed), 'file')} did not load (see Files)."
+        )
     else:
         out.append(f"No hooks configured for {report['project_dir']}.")
     if report["files"]:
         out.append("")
         out.append("Files:")
         width = max(len(f["status"]) for f in report["files"])
-        for f in report["files"]:
+        trust = [_TRUST_WORDS.get(f["trust"], f["trust"]) for f in report["files"]]
+        twidth = max(len(t) for t in trust)
+        for f, t in zip(report["files"], trust, strict=True):
             sha = f", sha256 {f['sha256'][:12]}" if f["sha256"] else ""
             out.append(
-                f"  {f['status']:<{width}}  {f['scope']:<8} {f['path']}  "
-                f"({f['format']}, {_plural(f['handlers'], 'handler')}{sha})"
+                f"  {f['status']:<{width}}  {t:<{twidth}}  {f['scope'] or '-':<8} {f['path']}  "
+                f"({f['format'] or '-'}, {_counts(f)}{sha})"
             )
-    s = report["summary"]
     if report["diagnostics"]:
         out.append("")
         out.append(
@@ -307,7 +418,11 @@ def render(report: dict[str, Any]) -> str:
     verdict = (
         f"{_plural(s['errors'], 'configuration error')}" if s["errors"] else "configuration OK"
     )
-    out.append(f"{_plural(s['handlers'], 'handler')} active, {s['disabled']} disabled; {verdict}.")
+    not_loaded = f", {s['skipped']} not loaded" if s["skipped"] else ""
+    out.append(
+        f"{_plural(s['handlers'], 'handler')} active, {s['disabled']} disabled{not_loaded}; "
+        f"{verdict}."
+    )
     return "\n".join(out) + "\n"
 
 
@@ -316,10 +431,17 @@ def render(report: dict[str, Any]) -> str:
 
 def run_trust(args: argparse.Namespace) -> int:
     """The ``trust`` command."""
-    from ..._config._common import is_inside, read_bytes, relative_to_project
+    with quiet_diagnostics_log():
+        return _trust(args)
+
+
+def _trust(args: argparse.Namespace) -> int:
+    from ..._base._diagnostics import Severity
+    from ..._config._common import inspection_kinds, is_inside, read_bytes, relative_to_project
     from ..._config._discover import project_hook_files
     from ..._config._load import load
     from ..._config._trust import TrustStore, TrustStoreError
+    from ..._dispatch._registry import HookRegistry
 
     project = os.path.abspath(args.project_dir or os.getcwd())
     policy = _policy(args)
@@ -345,17 +467,39 @@ def run_trust(args: argparse.Namespace) -> int:
         return 0
     files: dict[str, str] = {}
     listings: dict[str, list[str]] = {}
+    refused: list[str] = []
+    warnings: list[str] = []
+    inspect = inspection_kinds()  # listing a file must not import the code it names
     for path in paths:
         try:
             data = read_bytes(path)
         except OSError as exc:
-            print(f"agent-hooks trust: cannot read {path}: {exc}", file=sys.stderr)
+            refused.append(f"cannot read {path}: {exc.strerror or exc}")
             continue
         rel = relative_to_project(path, project)
+        config = load(path, project_dir=project, trust=True, data=data, kinds=inspect)
+        status = config.files[0].status if config.files else "unreadable"
+        if status in ("invalid", "unreadable"):
+            # A hash of a file that does not parse would trust content nobody reviewed
+            # as hooks (and that the loaders skip): refuse, say why.
+            why = [str(d) for d in config.errors] or [f"{path}: {status}"]
+            refused.append(f"{path} does not parse, so it was not trusted: " + "; ".join(why))
+            continue
+        compiled = HookRegistry(sources=config.sources).compile()
+        warnings += [str(d) for d in compiled.diagnostics if d.severity is Severity.ERROR]
         files[rel] = TrustStore.digest(data)
-        listings[rel] = _describe(load(path, project_dir=project, trust=True, data=data))
-    if not files:
+        listings[rel] = _describe(config)
+    if refused:
+        for line in refused:
+            print(f"agent-hooks trust: {line}", file=sys.stderr)
+        print(
+            "agent-hooks trust: nothing was trusted; fix the file(s) above, review them, then "
+            "run `agent-hooks trust` again",
+            file=sys.stderr,
+        )
         return 1
+    for line in dict.fromkeys(warnings):
+        print(f"agent-hooks trust: warning: {line}", file=sys.stderr)
     try:
         store.grant(project, files)
     except TrustStoreError as exc:

@@ -7,7 +7,9 @@ wire form of the payload's dialect (PascalCase ``hook_event_name``: Claude Code;
 snake_case: Docker Agent), ``{}`` when nobody had an opinion. Exit status 0;
 1 for a payload that is not a JSON object or names no known event (non-blocking
 for every harness); 2 with ``--fail-closed`` when the hooks could not run as
-configured. Diagnostics go to stderr, one line each.
+configured: a bad payload, a ``--config`` file that is missing, or any file it
+was to load that did not load (untrusted, unreadable, invalid), a configuration
+error, an internal error. Diagnostics go to stderr, one line each.
 
 Start-up time matters here (one process per event): everything heavy is
 imported inside :func:`run_hooks`, and only what this command needs.
@@ -16,14 +18,28 @@ imported inside :func:`run_hooks`, and only what this command needs.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ..._config._snapshot import LoadedConfig
 
-__all__ = ["add_load_options", "load_hooks", "register", "run_hooks"]
+__all__ = [
+    "NOT_LOADED",
+    "add_load_options",
+    "load_hooks",
+    "not_loaded",
+    "quiet_diagnostics_log",
+    "register",
+    "run_hooks",
+]
+
+NOT_LOADED = ("untrusted", "unreadable", "invalid")
+"""File statuses that mean "asked to load, did not load" (``disabled`` is the file's own
+``disableAllHooks``: a deliberate switch)."""
 
 
 def register(subparsers: Any) -> None:
@@ -48,8 +64,8 @@ def register(subparsers: Any) -> None:
         "--fail-closed",
         action="store_true",
         help="exit 2 (the harness blocks) when the hooks cannot run as configured: a bad "
-        "payload, an unreadable or invalid --config file, a configuration error, an internal "
-        "error",
+        "payload, a missing --config file, a file to load that did not load (untrusted, "
+        "unreadable, invalid), a configuration error, an internal error",
     )
     run.set_defaults(func=run_hooks)
 
@@ -93,6 +109,18 @@ def add_load_options(
         metavar="PATH",
         help="the trust store file (default: $XDG_STATE_HOME/agent_hooks/trust.json)",
     )
+    add_hel_trust_option(parser)
+
+
+def add_hel_trust_option(parser: argparse.ArgumentParser) -> None:
+    """``--honor-hel-trust-file`` (shared by ``run``, ``serve`` and ``check``)."""
+    parser.add_argument(
+        "--honor-hel-trust-file",
+        action="store_true",
+        help="also trust .hel/hooks.json when hel's .hel/hooks-trust.json names this checkout "
+        "and the file's SHA-256 (risky: that file lives in the repository, so a repository "
+        "can ship one that trusts itself for a checkout path it can guess)",
+    )
 
 
 def load_hooks(args: argparse.Namespace, project: str | None) -> tuple[LoadedConfig, list[str]]:
@@ -106,7 +134,11 @@ def load_hooks(args: argparse.Namespace, project: str | None) -> tuple[LoadedCon
     from ..._config._trust import TrustPolicy, TrustStore
 
     store = TrustStore(args.trust_store) if args.trust_store else TrustStore()
-    policy = TrustPolicy(store=store, trust_all=bool(args.trust_project_hooks))
+    policy = TrustPolicy(
+        store=store,
+        trust_all=bool(args.trust_project_hooks),
+        honor_hel_trust_file=bool(getattr(args, "honor_hel_trust_file", False)),
+    )
     parts = []
     missing: list[str] = []
     if args.discover:
@@ -123,10 +155,57 @@ def load_hooks(args: argparse.Namespace, project: str | None) -> tuple[LoadedCon
     return combine(parts), missing
 
 
+def not_loaded(config: LoadedConfig) -> list[str]:
+    """Why the files of ``config`` that did not load did not: one message per file that
+    names it, with its diagnostics (the untrusted notice and how to trust it, the read
+    or parse error) and the trust store's. Empty when every file loaded."""
+    from ..._base._diagnostics import Severity
+
+    bad = {f.path: f for f in config.files if f.status in NOT_LOADED}
+    if not bad:
+        return []
+    known = {f.path for f in config.files}
+    messages = []
+    for path, f in bad.items():
+        why = [
+            _one_line(str(d))
+            for d in config.diagnostics
+            if d.source == path and d.severity is not Severity.INFO
+        ]
+        messages.append(f"{path} was not loaded ({f.status})")
+        messages += why
+    messages += [
+        _one_line(str(d))
+        for d in config.diagnostics
+        if d.source not in known and d.severity is not Severity.INFO
+    ]
+    return messages
+
+
+@contextlib.contextmanager
+def quiet_diagnostics_log() -> Iterator[None]:
+    """For commands that print every diagnostic themselves (``run``, ``check``, ``trust``):
+    while they run, the library's log records of error diagnostics do not reach stderr a
+    second time through logging's last resort. Handlers the user configured still get
+    them."""
+    import logging
+
+    from ..._base._diagnostics import DIAGNOSTICS_LOGGER
+
+    log = logging.getLogger(DIAGNOSTICS_LOGGER)
+    handler = logging.NullHandler()
+    log.addHandler(handler)
+    try:
+        yield
+    finally:
+        log.removeHandler(handler)
+
+
 def run_hooks(args: argparse.Namespace) -> int:
     """The ``run`` command."""
     try:
-        return _run(args)
+        with quiet_diagnostics_log():
+            return _run(args)
     except Exception as exc:  # an internal error: never let a traceback be the answer
         print(f"agent-hooks: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 2 if args.fail_closed else 1
@@ -170,7 +249,9 @@ def _run(args: argparse.Namespace) -> int:
         return _fail(str(exc), fail_closed)
     problems = [f"{path}: no such file" for path in missing]
     if fail_closed:
-        problems += [str(d) for d in config.errors]
+        # A guard that was told to load a file and could not must not pass silently.
+        problems += not_loaded(config)
+        problems += [e for d in config.errors if (e := _one_line(str(d))) not in problems]
         if problems:
             return _fail("hooks cannot run as configured: " + "; ".join(problems), True)
     for problem in problems:

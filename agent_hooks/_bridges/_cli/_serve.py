@@ -121,7 +121,7 @@ def run_serve(args: argparse.Namespace) -> int:
         _log(f"warning: serving on {args.host} without auth: anyone who can reach it runs hooks")
 
     from ..._handlers._http import _h11
-    from ._run import load_hooks
+    from ._run import load_hooks, not_loaded
 
     try:
         _h11()
@@ -138,6 +138,8 @@ def run_serve(args: argparse.Namespace) -> int:
         return 2
     for path in missing:
         _log(f"{path}: no such file; no hooks loaded from it")
+    for line in not_loaded(config):
+        _log(f"warning: {line}")
     if not any(sg.groups for sg in config.sources):
         _log("warning: no hooks loaded: every request will be answered with {}")
 

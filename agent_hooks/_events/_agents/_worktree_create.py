@@ -20,8 +20,10 @@ class WorktreeCreateOutput(HookOutput):
     """Answer to WorktreeCreate: the path of the worktree the handler created.
 
     A command handler in the Claude dialect prints the path as its last stdout line; HTTP
-    and Python handlers return ``worktree_path``. Docker Agent has already created the
-    worktree and takes ``decision: "block"`` / ``continue: false`` to abort the run.
+    and Python handlers return ``worktree_path``. In the Claude dialect any failure of a
+    handler (a non-zero exit whatever its JSON says, a timeout, a raise) blocks: the
+    creation fails. Docker Agent has already created the worktree and takes
+    ``decision: "block"`` / ``continue: false`` to abort the run.
     """
 
     event: ClassVar[HookEvent | None] = HookEvent.WORKTREE_CREATE

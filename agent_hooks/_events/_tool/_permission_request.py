@@ -53,8 +53,9 @@ class PermissionRequestOutput(HookOutput):
         metadata=meta(
             "The decision object (wire name ``decision`` inside ``hookSpecificOutput``). "
             "Ranked by its ``behavior``: any deny wins; else any allow; else the host asks "
-            "the user. The first handler's object at the winning behaviour is kept; a block "
-            "(exit code 2) becomes ``behavior: deny`` with the reason as ``message``.",
+            "the user. The first handler's object at the winning behaviour is kept. Exit code "
+            "2 is not honoured in the claude dialect (the JSON alone decides); in the others "
+            "it becomes ``behavior: deny`` with stderr as ``message``.",
             wire="decision",
             merge=Merge.RANK,
             rank=("deny", "allow"),

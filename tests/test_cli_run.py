@@ -997,3 +997,22 @@ def test_help_lists_every_option_and_exits_0(ws: Workspace) -> None:
         "--honor-hel-trust-file",
     ):
         assert option in proc.stdout
+
+
+def test_without_a_project_dir_the_nearest_project_root_above_cwd_is_the_project(
+    tmp_path: Path,
+) -> None:
+    """No ``--project-dir`` and no ``CLAUDE_PROJECT_DIR``: ``$CLAUDE_PROJECT_DIR`` is the
+    nearest directory at or above the payload's cwd that holds a project marker, not the
+    subdirectory the harness happens to be in."""
+    ws = Workspace(tmp_path)
+    (ws.project / ".git").mkdir()
+    sub = ws.project / "src" / "pkg"
+    sub.mkdir(parents=True)
+    echo = 'printf \'{"systemMessage": "%s"}\' "$CLAUDE_PROJECT_DIR"'
+    config = ws.config({"PreToolUse": [{"hooks": [{"type": "command", "command": echo}]}]})
+    proc = ws.run("--config", config, payload=ws.payload(cwd=str(sub)))
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["systemMessage"] == str(ws.project)
+    named = ws.run("--config", config, "--project-dir", sub, payload=ws.payload(cwd=str(sub)))
+    assert json.loads(named.stdout)["systemMessage"] == str(sub)

@@ -1,7 +1,8 @@
 """``agent-hooks serve`` / ``HookServer`` on a real loopback socket: the answer ``run``
 would print, bearer auth (401), bounded bodies (413), concurrent requests, keep-alive,
-``/healthz``, and a graceful shutdown that finishes in-flight requests and background
-work. Once in-process (inside the test's task group), once as a subprocess."""
+``/healthz``, and a graceful shutdown that closes the listener at once and finishes
+in-flight requests and background work. Once in-process (inside the test's task
+group), once as a subprocess. Hostile clients: ``test_serve_hostile.py``."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import socket
 import subprocess
 import sys
 import textwrap
+import time
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -574,6 +576,16 @@ def test_serve_subprocess(tmp_path: Path) -> None:
             proc.send_signal(signal.SIGTERM)
             line = proc.stderr.readline().decode()
             assert "SIGTERM: shutting down" in line, line
+            # the listener closes at once, while both requests are still in flight
+            deadline = time.monotonic() + 10
+            while True:
+                try:
+                    socket.create_connection(("127.0.0.1", port), timeout=5).close()
+                except OSError:
+                    break
+                assert time.monotonic() < deadline, "still accepting after SIGTERM"
+                time.sleep(0.01)
+            assert not any(f.done() for f in futures)
             for conn in released:
                 conn.sendall(b"go")
             answers = sorted(f.result(timeout=30) for f in futures)
@@ -609,6 +621,17 @@ def test_serve_subprocess(tmp_path: Path) -> None:
         (["--token-env", "OTHER"], {"AGENT_HOOKS_TOKEN": "x"}, "$OTHER"),
         (["--token-file", "/nonexistent/token"], {}, "cannot read --token-file"),
         (["--max-body", "0", "--no-auth"], {}, "--max-body"),
+        (["--header-timeout", "0", "--no-auth"], {}, "--header-timeout must be positive"),
+        (["--body-timeout", "-1", "--no-auth"], {}, "--body-timeout must be positive"),
+        (["--idle-timeout", "nan", "--no-auth"], {}, "--idle-timeout must be positive"),
+        (["--max-connections", "0", "--no-auth"], {}, "--max-connections must be positive"),
+        (["--max-sessions", "0", "--no-auth"], {}, "--max-sessions must be positive"),
+        (["--session-idle", "-1", "--no-auth"], {}, "--session-idle must be 0 or more"),
+        (
+            ["--max-body", "2000", "--max-buffered", "1000", "--no-auth"],
+            {},
+            "--max-buffered must be at least --max-body",
+        ),
     ],
 )
 def test_serve_refuses_to_start_without_a_token(
@@ -623,6 +646,21 @@ def test_serve_refuses_to_start_without_a_token(
     )
     assert proc.returncode == 2
     assert message in proc.stderr.decode()
+
+
+def test_the_command_line_defaults_are_the_servers() -> None:
+    from agent_hooks._bridges import _server
+    from agent_hooks._bridges._cli import _serve
+
+    for name in (
+        "DEFAULT_MAX_CONNECTIONS",
+        "DEFAULT_MAX_SESSIONS",
+        "DEFAULT_HEADER_TIMEOUT",
+        "DEFAULT_BODY_TIMEOUT",
+        "DEFAULT_IDLE_TIMEOUT",
+        "DEFAULT_SESSION_IDLE",
+    ):
+        assert getattr(_serve, name) == getattr(_server, name), name
 
 
 def test_serve_token_file(tmp_path: Path) -> None:

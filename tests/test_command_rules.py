@@ -1070,12 +1070,12 @@ async def test_max_processes_bounds_concurrent_hooks(tmp_path: Path) -> None:
         assert peak <= limit
 
 
-async def test_waiting_for_a_process_slot_counts_against_the_timeout(tmp_path: Path) -> None:
-    fifo = tmp_path / "ready"
-    os.mkfifo(fifo)
-    holder = CommandHook(command=f"echo ready > {fifo}; exec sleep 30", timeout=30)
-    waiter = CommandHook(command="true", timeout=0.3)
-    reg = HookRegistry(
+def _hold_and_wait(fifo: Path, hold: float, wait_timeout: float) -> HookRegistry:
+    """max_processes=1: ``Hold`` runs a hook that says it is ready and holds the one
+    process slot ``hold`` seconds; ``Wait`` runs ``true`` with ``wait_timeout``."""
+    holder = CommandHook(command=f"echo ready > {fifo}; exec sleep {hold}", timeout=60)
+    waiter = CommandHook(command="true", timeout=wait_timeout)
+    return HookRegistry(
         {
             "PreToolUse": [
                 HookMatcher(matcher="Hold", hooks=[holder]),
@@ -1084,6 +1084,12 @@ async def test_waiting_for_a_process_slot_counts_against_the_timeout(tmp_path: P
         },
         max_processes=1,
     )
+
+
+async def test_waiting_for_a_process_slot_does_not_spend_the_timeout(tmp_path: Path) -> None:
+    fifo = tmp_path / "ready"
+    os.mkfifo(fifo)
+    reg = _hold_and_wait(fifo, hold=1.2, wait_timeout=0.3)
     async with reg.session(cwd=str(tmp_path)) as s, anyio.create_task_group() as tg:
         tg.start_soon(s.dispatch, PreToolUseInput(tool_name="Hold"))
         with anyio.fail_after(10):
@@ -1093,25 +1099,40 @@ async def test_waiting_for_a_process_slot_counts_against_the_timeout(tmp_path: P
         elapsed = anyio.current_time() - start
         tg.cancel_scope.cancel()
     r = only(d)
-    assert r.outcome is Outcome.TIMEOUT
+    # It waited about a second for the slot, longer than its 0.3 s timeout, then ran.
+    assert r.outcome is Outcome.OK, r
+    assert r.exit_code == 0
+    assert 0.8 <= elapsed < 1.2 + MARGIN
+
+
+async def test_a_hook_that_never_got_a_slot_is_reported_not_started(tmp_path: Path) -> None:
+    fifo = tmp_path / "ready"
+    os.mkfifo(fifo)
+    reg = _hold_and_wait(fifo, hold=30, wait_timeout=0.3)
+    async with reg.session(cwd=str(tmp_path)) as s, anyio.create_task_group() as tg:
+        tg.start_soon(s.dispatch, PreToolUseInput(tool_name="Hold"))
+        with anyio.fail_after(10):
+            await read_fifo_line(fifo)
+        start = anyio.current_time()
+        d = await s.dispatch(PreToolUseInput(tool_name="Wait"))
+        elapsed = anyio.current_time() - start
+        tg.cancel_scope.cancel()
+    r = only(d)
+    # The dispatch's deadline for the handler (its timeout plus the command's clean-up
+    # slack, 3 s) passed while it waited: an error of its own, not a timeout.
+    assert r.outcome is Outcome.ERROR
+    assert DiagnosticCode.NOT_STARTED in codes(r)
+    assert DiagnosticCode.TIMEOUT not in codes(r)
     assert r.exit_code is None  # never started
-    assert 0.3 <= elapsed < 0.3 + MARGIN
+    assert r.reason is not None and r.reason.startswith("not started: waited")
+    assert "1 process slots" in r.reason
+    assert 0.3 + 2.0 <= elapsed < 0.3 + 3.0 + MARGIN
 
 
 async def test_max_processes_is_per_registry(tmp_path: Path) -> None:
     fifo = tmp_path / "ready"
     os.mkfifo(fifo)
-    holder = CommandHook(command=f"echo ready > {fifo}; exec sleep 30", timeout=30)
-    waiter = CommandHook(command="true", timeout=0.3)
-    reg = HookRegistry(
-        {
-            "PreToolUse": [
-                HookMatcher(matcher="Hold", hooks=[holder]),
-                HookMatcher(matcher="Wait", hooks=[waiter]),
-            ]
-        },
-        max_processes=1,
-    )
+    reg = _hold_and_wait(fifo, hold=1.2, wait_timeout=10)
     async with (
         reg.session(cwd=str(tmp_path)) as s1,
         reg.session(cwd=str(tmp_path)) as s2,
@@ -1120,9 +1141,12 @@ async def test_max_processes_is_per_registry(tmp_path: Path) -> None:
         tg.start_soon(s1.dispatch, PreToolUseInput(tool_name="Hold"))
         with anyio.fail_after(10):
             await read_fifo_line(fifo)
+        start = anyio.current_time()
         d = await s2.dispatch(PreToolUseInput(tool_name="Wait"))
+        elapsed = anyio.current_time() - start
         tg.cancel_scope.cancel()
-    assert only(d).outcome is Outcome.TIMEOUT
+    assert only(d).outcome is Outcome.OK
+    assert elapsed >= 0.8  # the other session's hook held the registry's one slot
 
 
 # --------------------------------------------------------------------------- #

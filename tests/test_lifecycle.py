@@ -703,8 +703,10 @@ async def test_turn_start_turn_end_and_after_llm_call() -> None:
 
 async def test_background_context_is_delivered_with_the_next_tool_call() -> None:
     finished = anyio.Event()
+    release = anyio.Event()
 
     async def slow_review(input: PostToolUseInput) -> PostToolUseOutput:
+        await release.wait()  # (still running when the first call_tool returns)
         return PostToolUseOutput(additional_context=f"review of {input.tool_input['command']}: ok")
 
     def on_result(result: HandlerResult) -> None:
@@ -716,6 +718,7 @@ async def test_background_context_is_delivered_with_the_next_tool_call() -> None
     async with registry.session(on_background_result=on_result) as session:
         first = await session.call_tool("Bash", {"command": "ls"}, Tool())
         assert first.context is None  # fire-and-forget: not waited for
+        release.set()
         with anyio.fail_after(5):
             await finished.wait()
         second = await session.call_tool("Bash", {"command": "pwd"}, Tool())

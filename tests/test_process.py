@@ -11,6 +11,7 @@ pidfds.  What only the native runner does is tested in test_process_asyncio.py.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import resource
 import signal
@@ -23,7 +24,7 @@ import anyio
 import pytest
 from process_helpers import fd_count, is_gone, read_fifo_line, wait_gone
 
-from agent_hooks._handlers import _process, _process_asyncio
+from agent_hooks._handlers import _limits, _process, _process_asyncio, _process_contract
 from agent_hooks._handlers._process import (
     DEFAULT_SECRET_PATTERNS,
     ProcessResult,
@@ -396,10 +397,13 @@ async def test_detached_daemon_and_timeout_bounded_by_drain() -> None:
 
 
 async def test_zero_timeout() -> None:
-    result = await run_process(spec("true", timeout=0))
+    # The timeout starts with the program: with none at all it is killed at once.
+    result = await run_process(spec("sleep", "100", timeout=0))
     assert result.timed_out
-    assert result.returncode is None
+    assert result.signal == signal.SIGKILL
     assert result.launch_error is None
+    assert not result.not_started
+    assert result.duration < MARGIN
 
 
 # --------------------------------------------------------------------------- #
@@ -454,7 +458,49 @@ async def test_cancelled_caller_spawns_nothing(tmp_path: Path) -> None:
     assert not marker.exists()
 
 
-async def test_limiter_wait_counts_against_timeout() -> None:
+async def test_waiting_for_a_slot_does_not_spend_the_timeout() -> None:
+    limiter = anyio.CapacityLimiter(1)
+    someone_else = object()
+    await limiter.acquire_on_behalf_of(someone_else)
+
+    async def release_later() -> None:
+        await anyio.sleep(0.5)
+        limiter.release_on_behalf_of(someone_else)
+
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(release_later)
+        # 0.5 s for the slot, then 0.3 s of run: both under the 0.6 s timeout, not their sum.
+        result = await run_process(spec("sleep", "0.3", timeout=0.6), limiter=limiter)
+    assert_clean_exit(result)
+    assert 0.5 <= result.waited < 0.5 + MARGIN
+    assert result.duration - result.waited >= 0.3
+    assert not result.not_started
+    assert limiter.borrowed_tokens == 0
+
+
+async def test_start_deadline_passes_while_waiting_for_a_slot() -> None:
+    limiter = anyio.CapacityLimiter(1)
+    someone_else = object()
+    await limiter.acquire_on_behalf_of(someone_else)
+    started: list[bool] = []
+    try:
+        result = await run_process(
+            spec("true", timeout=30, start_deadline=anyio.current_time() + 0.2),
+            limiter=limiter,
+            on_start=lambda: started.append(True),
+        )
+    finally:
+        limiter.release_on_behalf_of(someone_else)
+    assert result.not_started
+    assert not result.timed_out
+    assert result.returncode is None
+    assert result.launch_error is None
+    assert 0.2 <= result.waited == result.duration < 0.2 + MARGIN
+    assert started == []
+    assert limiter.borrowed_tokens == 0
+
+
+async def test_start_deadline_defaults_to_the_timeout() -> None:
     limiter = anyio.CapacityLimiter(1)
     someone_else = object()
     await limiter.acquire_on_behalf_of(someone_else)
@@ -462,11 +508,58 @@ async def test_limiter_wait_counts_against_timeout() -> None:
         result = await run_process(spec("true", timeout=0.2), limiter=limiter)
     finally:
         limiter.release_on_behalf_of(someone_else)
-    assert result.timed_out
-    assert result.returncode is None
-    assert result.launch_error is None
+    assert result.not_started
     assert 0.2 <= result.duration < 0.2 + MARGIN
+
+
+async def test_a_free_slot_is_taken_even_past_the_start_deadline() -> None:
+    limiter = anyio.CapacityLimiter(1)
+    past = anyio.current_time() - 1.0
+    assert_clean_exit(await run_process(spec("true", start_deadline=past), limiter=limiter))
+    assert_clean_exit(await run_process(spec("true", start_deadline=past)))
+
+
+async def test_on_start_is_called_once_the_program_started(tmp_path: Path) -> None:
+    calls: list[float] = []
+    result = await run_process(
+        sh(f"touch '{tmp_path}/ran'"), on_start=lambda: calls.append(anyio.current_time())
+    )
+    assert_clean_exit(result)
+    assert len(calls) == 1
+    assert (tmp_path / "ran").exists()
+    # never for a program that could not be started
+    result = await run_process(spec("/nonexistent/x"), on_start=lambda: calls.append(0.0))
+    assert result.launch_error is not None and result.launch_errno == 2
+    assert len(calls) == 1
+
+
+async def test_on_start_raising_kills_the_child(tmp_path: Path) -> None:
+    fifo = tmp_path / "pid"
+    os.mkfifo(fifo)
+    limiter = anyio.CapacityLimiter(1)
+
+    def boom() -> None:
+        raise RuntimeError("on_start failed")
+
+    async def reader() -> None:
+        with anyio.fail_after(10):
+            pids.append(int(await read_fifo_line(fifo)))
+
+    pids: list[int] = []
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(reader)
+        with pytest.raises(RuntimeError, match="on_start failed"):
+            await run_process(
+                sh(f"echo $$ > '{fifo}'; exec sleep 100", timeout=30),
+                limiter=limiter,
+                on_start=boom,
+            )
+        # the child may not have written its pid before it was killed
+        tg.cancel_scope.cancel()
+    for pid in pids:
+        await wait_gone(pid)
     assert limiter.borrowed_tokens == 0
+    assert not _process_contract.LIVE_RUNS
 
 
 async def test_limiter_released_after_every_outcome() -> None:
@@ -626,19 +719,124 @@ def test_scrub_env() -> None:
         "DB_PASSWORD": "x",
         "SERVICE_APIKEY": "x",
         "aws_secret_access_key": "x",
-        "Keychain": "x",
+        "Monkey": "x",  # a word ending with KEY
         "PATH": "/bin",
         "HOME": "/root",
         "LANG": "C",
         "CLAUDE_PROJECT_DIR": "/p",
+        "Keychain": "x",  # KEY starts the word, does not end it
     }
     assert scrub_env(environ) == {
         "PATH": "/bin",
         "HOME": "/root",
         "LANG": "C",
         "CLAUDE_PROJECT_DIR": "/p",
+        "Keychain": "x",
     }
     assert environ["GITHUB_TOKEN"] == "x"  # input untouched
+
+
+WITHHELD = (
+    # the spellings of issue 15
+    "DB_PASSWD",
+    "AWS_CREDENTIALS",
+    "GH_PAT",
+    "NPM_AUTH",
+    "PRIVATE_PEM",
+    # words that end with a pattern, plurals, other separators, camelCase
+    "PGPASSWORD",
+    "GITHUBTOKEN",
+    "AZURE_DEVOPS_PAT",
+    "GOOGLE_APPLICATION_CREDENTIALS",
+    "CLIENT_SECRETS",
+    "SSH_PRIVATE_KEY",
+    "NODE_AUTH_TOKEN",
+    "REDISCLI_AUTH",
+    "API_KEY2",
+    "my-api.key",
+    "apiKeyFile",
+    "npm_config__authToken",
+    # the old patterns still
+    "OPENAI_API_KEY",
+    "SERVICE_APIKEY",
+    "GITHUB_TOKEN",
+)
+
+PASSED = (
+    # must always pass
+    "PATH",
+    "HOME",
+    "LANG",
+    "CLAUDE_PROJECT_DIR",
+    "CLAUDE_ENV_FILE",
+    # no word of theirs ends with a pattern
+    "PATHEXT",
+    "MANPATH",
+    "LD_LIBRARY_PATH",
+    "PYTHONPATH",
+    "XDG_SEAT_PATH",
+    "XDG_RUNTIME_DIR",
+    "GIT_AUTHOR_NAME",
+    "GIT_AUTHOR_EMAIL",
+    "XAUTHORITY",
+    "TOKENIZERS_PARALLELISM",
+    "KEYBOARD_LAYOUT",
+    "DISPATCH_MODE",
+    "PATCH_LEVEL",
+    "LC_ALL",
+    "TERM",
+    # named exceptions: a secret word, no secret
+    "SSH_AUTH_SOCK",
+    "GOPRIVATE",
+)
+
+
+@pytest.mark.parametrize("name", WITHHELD)
+def test_scrub_env_withholds_credential_names(name: str) -> None:
+    assert scrub_env({name: "x", "HOME": "/root"}) == {"HOME": "/root"}
+
+
+@pytest.mark.parametrize("name", PASSED)
+def test_scrub_env_passes_what_hooks_need(name: str) -> None:
+    assert scrub_env({name: "x"}) == {name: "x"}
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "postgres://app:hunter2@db.internal:5432/prod",
+        "redis://:hunter2@cache:6379/0",
+        "mysql+pymysql://root:pw@localhost/db?charset=utf8",
+        "http://user:pass@proxy:3128",
+        "primary=https://u:p@a.example, replica=https://b.example",
+        "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEA\n-----END OPENSSH PRIVATE KEY-----",
+        "-----BEGIN PRIVATE KEY-----\nMIIE",
+    ],
+)
+def test_scrub_env_withholds_credentials_in_values(value: str) -> None:
+    assert scrub_env({"DATABASE_URL": value, "HOME": "/root"}) == {"HOME": "/root"}
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "postgres://db.internal:5432/prod",
+        "ssh://git@github.com/org/repo.git",  # a user, no password
+        "https://example.com:8443/path?q=a@b:c",  # '@' past the host part
+        "https://example.com/@user:tag",
+        "user:pass@host",  # not a URL
+        "-----BEGIN CERTIFICATE-----\nMIIB",
+    ],
+)
+def test_scrub_env_passes_values_without_credentials(value: str) -> None:
+    assert scrub_env({"DATABASE_URL": value}) == {"DATABASE_URL": value}
+
+
+def test_scrub_env_always_passes_what_hooks_need_whatever_the_patterns() -> None:
+    environ = {
+        name: "x" for name in ("PATH", "HOME", "LANG", "CLAUDE_PROJECT_DIR", "CLAUDE_ENV_FILE")
+    }
+    assert scrub_env(environ, ["PATH", "HOME", "LANG", "DIR", "FILE", "CLAUDE"]) == environ
 
 
 def test_scrub_env_custom_patterns() -> None:
@@ -646,16 +844,139 @@ def test_scrub_env_custom_patterns() -> None:
     assert scrub_env(environ, ["cred"]) == {"HOME": "/root", "GITHUB_TOKEN": "x"}
     assert scrub_env(environ, []) == environ
     assert scrub_env(environ, [""]) == environ
+    # a pattern that is not only letters is a substring of the name
+    assert scrub_env({"MY_K8S_CONFIG": "x", "K8S": "x", "HOME": "/"}, ["k8s_"]) == {
+        "K8S": "x",
+        "HOME": "/",
+    }
+    # values are inspected whatever the patterns
+    assert scrub_env({"URL": "https://u:p@h/"}, []) == {}
 
 
 def test_default_secret_patterns() -> None:
-    assert DEFAULT_SECRET_PATTERNS == ("KEY", "TOKEN", "SECRET", "PASSWORD", "APIKEY")
+    assert DEFAULT_SECRET_PATTERNS == (
+        "KEY",
+        "TOKEN",
+        "SECRET",
+        "PASSWORD",
+        "PASSWD",
+        "APIKEY",
+        "CREDENTIAL",
+        "PAT",
+        "AUTH",
+        "PEM",
+        "PRIVATE",
+    )
+    assert DEFAULT_SECRET_PATTERNS is _limits.DEFAULT_SECRET_PATTERNS  # one constant
 
 
 def test_default_process_limit() -> None:
     limit = default_process_limit()
     assert isinstance(limit, int)
-    assert 16 <= limit <= 64
+    assert 16 <= limit <= 64  # (the test machine's descriptor limit is at least 256)
+
+
+@pytest.mark.parametrize(
+    ("soft", "expected"),
+    [(1024, 64), (256, 16), (64, 4), (16, 1), (8, 1), (resource.RLIM_INFINITY, None)],
+)
+def test_descriptor_process_limit(
+    monkeypatch: pytest.MonkeyPatch, soft: int, expected: int | None
+) -> None:
+    monkeypatch.setattr(_limits.resource, "getrlimit", lambda _which: (soft, soft))
+    assert _limits.descriptor_process_limit() == expected
+    if expected is not None:
+        assert default_process_limit() <= expected
+
+
+# --------------------------------------------------------------------------- #
+# Launches out of resources (the runs themselves: test_command_fd_limit.py)
+# --------------------------------------------------------------------------- #
+
+
+def _emfile() -> OSError:
+    return OSError(errno.EMFILE, os.strerror(errno.EMFILE))
+
+
+async def test_launch_out_of_descriptors_waits_while_other_runs_are_live() -> None:
+    failures = [_emfile(), _emfile(), _emfile()]
+
+    async def attempt() -> str:
+        if failures:
+            raise failures.pop()
+        return "started"
+
+    token = object()
+    _process_contract.LIVE_RUNS.add(token)
+    try:
+        result, began = await _process_contract.launch_with_retries(
+            attempt, anyio.current_time() + 10
+        )
+    finally:
+        _process_contract.LIVE_RUNS.discard(token)
+    assert result == "started"
+    assert began <= anyio.current_time()
+
+
+async def test_launch_out_of_descriptors_fails_at_once_when_nothing_else_runs() -> None:
+    calls: list[int] = []
+
+    async def attempt() -> str:
+        calls.append(1)
+        raise _emfile()
+
+    assert not _process_contract.LIVE_RUNS
+    start = anyio.current_time()
+    result, _ = await _process_contract.launch_with_retries(attempt, start + 10)
+    assert isinstance(result, OSError) and result.errno == errno.EMFILE
+    assert calls == [1]
+    assert anyio.current_time() - start < 1
+
+
+async def test_launch_out_of_descriptors_gives_up_at_the_deadline() -> None:
+    async def attempt() -> str:
+        raise _emfile()
+
+    token = object()
+    _process_contract.LIVE_RUNS.add(token)
+    try:
+        start = anyio.current_time()
+        result, _ = await _process_contract.launch_with_retries(attempt, start + 0.3)
+    finally:
+        _process_contract.LIVE_RUNS.discard(token)
+    assert isinstance(result, OSError)
+    assert 0.3 <= anyio.current_time() - start < 0.3 + MARGIN
+
+
+async def test_other_launch_errors_are_not_retried() -> None:
+    calls: list[int] = []
+
+    async def attempt() -> str:
+        calls.append(1)
+        raise FileNotFoundError(errno.ENOENT, "no such file")
+
+    token = object()
+    _process_contract.LIVE_RUNS.add(token)
+    try:
+        result, _ = await _process_contract.launch_with_retries(attempt, anyio.current_time() + 10)
+    finally:
+        _process_contract.LIVE_RUNS.discard(token)
+    assert isinstance(result, FileNotFoundError)
+    assert calls == [1]
+
+
+async def test_live_runs_are_forgotten_after_every_outcome(tmp_path: Path) -> None:
+    for run in (
+        spec("true"),
+        spec("/nonexistent/x"),
+        spec("sleep", "100", timeout=0.2),
+        sh("sleep 100 & echo hi", drain_timeout=0.1),
+    ):
+        await run_process(run)
+        assert not _process_contract.LIVE_RUNS
+    with anyio.move_on_after(0.2):
+        await run_process(spec("sleep", "100", timeout=30))
+    assert not _process_contract.LIVE_RUNS
 
 
 def test_spec_validation() -> None:

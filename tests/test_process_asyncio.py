@@ -97,22 +97,36 @@ async def test_native_runner_is_picked_on_asyncio() -> None:
     assert _process.select_runner() is _process_asyncio.run_native
 
 
-async def test_no_descriptor_for_the_probe_sends_the_run_to_the_portable_runner(
-    monkeypatch: pytest.MonkeyPatch,
+@pytest.mark.parametrize(
+    ("error", "runner"),
+    [
+        # no descriptor for the probe: the kernel has pidfds, the default loop watches
+        # descriptors, and the native runner copes with the shortage itself (asyncio's
+        # own subprocesses would fail after the fork: Python 3.12+ opens a pidfd per child)
+        (errno.EMFILE, "native"),
+        (errno.ENFILE, "native"),
+        # no pidfds here (old kernel, seccomp): the portable runner
+        (errno.ENOSYS, "portable"),
+        (errno.EPERM, "portable"),
+    ],
+)
+async def test_a_probe_that_fails_decides_that_run_only(
+    monkeypatch: pytest.MonkeyPatch, error: int, runner: str
 ) -> None:
-    # Nothing is cached: a probe failing for a moment (no descriptor left) only
-    # decides the runner of the calls made meanwhile.
+    # Nothing is cached: a probe failing for a moment only decides the runner of the
+    # calls made meanwhile.
     real_pidfd_open = os.pidfd_open
 
     def no_pidfd(pid: int, flags: int = 0) -> int:
         # Only the probe (a pidfd of this process) fails: asyncio's own child watcher
         # (Python 3.12+) opens pidfds of the children the portable runner starts.
         if pid == os.getpid():
-            raise OSError(errno.EMFILE, "Too many open files")
+            raise OSError(error, os.strerror(error))
         return real_pidfd_open(pid, flags)
 
     monkeypatch.setattr(os, "pidfd_open", no_pidfd)
-    assert _process.select_runner() is run_portable
+    expected = _process_asyncio.run_native if runner == "native" else run_portable
+    assert _process.select_runner() is expected
     result = await run_process(spec("cat", stdin=b"payload"))
     assert (result.returncode, result.stdout) == (0, b"payload")
     monkeypatch.setattr(os, "pidfd_open", real_pidfd_open)

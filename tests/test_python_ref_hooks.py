@@ -5,6 +5,7 @@ import problems as diagnostics, and never imported from an untrusted project fil
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -161,13 +162,15 @@ async def test_imported_once_and_run_in_process(tmp_path: Path, modname: str) ->
     assert str(tmp_path) not in sys.path  # the search path is not left behind
 
 
-async def test_module_found_in_the_project_dir(tmp_path: Path, modname: str) -> None:
+async def test_module_found_in_a_trusted_project_dir(tmp_path: Path, modname: str) -> None:
+    """A config outside the project may name a module only the project provides, once the
+    project is trusted (here: for this run; see the trust tests below for grants)."""
     project = tmp_path / "project"
     write(project / "tools" / f"{modname}.py", HOOKS)
     write(project / "tools" / "__init__.py", "")
     path = config_file(tmp_path / "conf" / "hooks.json", [py(f"tools.{modname}:typed")])
     try:
-        config = load(path, project_dir=project)
+        config = load(path, project_dir=project, trust=True)
         assert not config.errors
         decision = await dispatch(config)
         assert decision.output.additional_context == "typed ls"
@@ -345,6 +348,132 @@ def test_untrusted_project_config_via_run_never_imports(tmp_path: Path, modname:
             "additionalContext": "project module ran",
         }
     }
+    assert marker.exists()
+
+
+# ------------------------------------ a project's modules follow the project's trust
+
+
+def _user_config_naming_a_project_module(
+    tmp_path: Path, modname: str, package: bool = False
+) -> tuple[Path, Path, Path]:
+    """A config outside the project (the user's) naming a module that only the project
+    provides; importing it writes ``marker``."""
+    project = tmp_path / "project"
+    marker = tmp_path / "imported.txt"
+    code = MARKER_MODULE.format(marker=str(marker))
+    if package:  # the package's __init__ is what runs first
+        write(project / modname / "__init__.py", code)
+        write(project / modname / "hooks.py", "from . import hook\n")
+        ref = f"{modname}.hooks:hook"
+    else:
+        write(project / f"{modname}.py", code)
+        ref = f"{modname}:hook"
+    path = config_file(tmp_path / "user" / "agent-hooks.json", [py(ref)])
+    return project, path, marker
+
+
+@pytest.mark.parametrize("package", [False, True])
+async def test_a_user_config_never_imports_from_an_untrusted_project(
+    tmp_path: Path, modname: str, package: bool
+) -> None:
+    project, path, marker = _user_config_naming_a_project_module(tmp_path, modname, package)
+    store = TrustStore(tmp_path / "state" / "trust.json")
+    for trust in (TrustPolicy(store=store), False):
+        config = load(path, project_dir=project, trust=trust)
+        assert not marker.exists() and modname not in sys.modules
+        (error,) = config.errors
+        assert error.code is DiagnosticCode.INVALID_HANDLER and error.source == str(path)
+        decision = await dispatch(config)
+        assert decision.results == ()
+
+    # Trusting a hook file of the project (for its current content) trusts the code its
+    # hooks run: the module is then found, after sys.path.
+    settings = write(project / ".claude" / "settings.json", '{"hooks": {}}')
+    policy = TrustPolicy(store=store)
+    policy.grant(project, {".claude/settings.json": TrustStore.digest(settings.read_bytes())})
+    config = load(path, project_dir=project, trust=policy)
+    assert not config.errors, config.diagnostics
+    assert marker.exists()
+    decision = await dispatch(config)
+    assert decision.output.additional_context == "project module ran"
+
+
+async def test_editing_the_trusted_file_withdraws_the_projects_modules(
+    tmp_path: Path, modname: str
+) -> None:
+    project, path, marker = _user_config_naming_a_project_module(tmp_path, modname)
+    settings = write(project / ".claude" / "settings.json", '{"hooks": {}}')
+    policy = TrustPolicy(store=TrustStore(tmp_path / "state" / "trust.json"))
+    policy.grant(project, {".claude/settings.json": TrustStore.digest(settings.read_bytes())})
+    assert policy.trusts_directory(project)
+    write(settings, '{"hooks": {"Stop": []}}')  # edited: its grant is no longer in force
+    assert not policy.trusts_directory(project)
+    config = load(path, project_dir=project, trust=policy)
+    assert config.errors and not marker.exists() and modname not in sys.modules
+
+
+@pytest.mark.parametrize("package", [False, True])
+async def test_an_untrusted_project_on_sys_path_is_refused(
+    tmp_path: Path, modname: str, package: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``python -m agent_hooks`` run in the project puts it first on sys.path: a module
+    that would come from under the untrusted project is refused all the same, before any
+    of its code (a package's ``__init__`` included) runs."""
+    project, path, marker = _user_config_naming_a_project_module(tmp_path, modname, package)
+    monkeypatch.syspath_prepend(str(project))
+    config = load(path, project_dir=project, trust=TrustPolicy(store=None))
+    assert not marker.exists() and modname not in sys.modules
+    (error,) = config.errors
+    assert "not trusted" in error.message and str(project) in error.message
+    assert "agent-hooks trust --project-dir" in error.message
+    # trusted for this run: the same sys.path imports it
+    config = load(path, project_dir=project, trust=True)
+    assert not config.errors and marker.exists()
+
+
+def test_run_in_an_untrusted_project_never_imports_its_modules(
+    tmp_path: Path, modname: str
+) -> None:
+    """The harness runs ``python -m agent_hooks run --config <user file>`` in the project
+    (its working directory, first on sys.path): the project's module is not imported."""
+    project, path, marker = _user_config_naming_a_project_module(tmp_path, modname)
+    payload = json.dumps(
+        {
+            "hook_event_name": "PreToolUse",
+            "session_id": "s",
+            "cwd": str(project),
+            "tool_name": "Bash",
+            "tool_input": {"command": "ls"},
+        }
+    ).encode()
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "HOME": str(tmp_path / "home"),
+        "XDG_STATE_HOME": str(tmp_path / "state"),
+        **{k: v for k, v in os.environ.items() if k == "PYTHONPATH"},
+    }
+
+    def run(*extra: str) -> subprocess.CompletedProcess[bytes]:
+        return subprocess.run(
+            [sys.executable, "-m", "agent_hooks", "run", "--config", str(path), *extra],
+            input=payload,
+            capture_output=True,
+            env=env,
+            cwd=project,
+            timeout=60,
+            check=False,
+        )
+
+    proc = run()
+    assert json.loads(proc.stdout) == {}
+    assert b"not imported" in proc.stderr or b"cannot import" in proc.stderr
+    assert not marker.exists()
+    assert run("--fail-closed").returncode == 2 and not marker.exists()
+    proc = run("--trust-project-hooks")
+    assert json.loads(proc.stdout)["hookSpecificOutput"]["additionalContext"] == (
+        "project module ran"
+    )
     assert marker.exists()
 
 

@@ -129,6 +129,14 @@ class DiagnosticCode(str, enum.Enum):
     """The session's ``cwd`` (or ``project_dir``) is not an existing directory; hooks
     still receive it as the payload's ``cwd``, command hooks run elsewhere."""
 
+    # -- handlers (added later) --
+    PAYLOAD_UNENCODABLE = "payload_unencodable"
+    """The event's payload could not be written for a hook (a value set from Python that
+    is not JSON data); the hook was not called, and its failure policy applies."""
+    NOT_STARTED = "not_started"
+    """A command hook never started: it waited for a process slot until the dispatch's
+    deadline (its own timeout only starts with its process); its failure policy applies."""
+
 
 @attrs.frozen(kw_only=True)
 class Diagnostic:

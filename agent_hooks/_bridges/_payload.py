@@ -5,12 +5,12 @@ command hook), by ``agent-hooks serve`` (Claude Code's ``type: "http"`` hooks)
 and by the Claude Agent SDK adapter. The answer is the reduced decision in the
 wire form of the payload's dialect (PascalCase event name: claude; snake_case:
 docker), carrying only fields that say something; ``{}`` when nobody had an
-opinion.
+opinion. :func:`dumps` writes it as JSON text that always encodes as UTF-8,
+whatever a hook put in its answer (lone surrogates, deep nesting).
 """
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -21,13 +21,14 @@ from .._base._diagnostics import Diagnostic, Severity
 from .._base._errors import InvalidPayloadError, UnknownEventError
 from .._dispatch._compiled import CompiledRegistry
 from .._dispatch._decision import Decision
-from .._dispatch._registry import HookRegistry
+from .._dispatch._registry import HookRegistry, SourcedGroups
 from .._dispatch._session import Session
 from .._events._capabilities import CAPABILITIES
 from .._events._model import HookOutput, Merge
 from .._handlers._nodes import HandlerResult
 from .._wire._codec import DecodedInput, decode_input, encode_output
 from .._wire._dialects import WireFormat
+from .._wire._json import dumps as _json_dumps
 
 __all__ = [
     "BridgeResult",
@@ -35,6 +36,7 @@ __all__ = [
     "diagnostic_lines",
     "dispatch_payload",
     "dumps",
+    "failing_closed",
     "handler_verdict",
     "one_line",
     "report_json",
@@ -277,5 +279,40 @@ def diagnostic_lines(result: BridgeResult) -> list[str]:
 
 
 def dumps(obj: Any) -> str:
-    """Compact JSON for stdout."""
-    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+    """Compact JSON for stdout or a response body, which always encodes as UTF-8: a lone
+    surrogate in a hook's answer is written as its ``\\uXXXX`` escape, nesting of any
+    depth is written, ``NaN`` and the infinities are ``null``
+    (:func:`agent_hooks._wire._json.dumps`)."""
+    return _json_dumps(obj)
+
+
+def failing_closed(registry: HookRegistry) -> HookRegistry:
+    """``registry`` with the failure policy ``block`` for every handler of an event that
+    can block (PreToolUse, UserPromptSubmit, Stop, ...), whatever policy the handler or
+    its group set: ``agent-hooks run --fail-closed``.
+
+    A hook that could not run or whose answer could not be read (it could not start, it
+    timed out, it exited with a failure status, it answered what cannot be decoded, its
+    input could not be prepared) then blocks the event, with the failure as the reason.
+    A handler's own ``warn`` or ``ignore`` does not win: a line in a hook file must not
+    switch a guard that was told to fail closed back to failing open. Fire-and-forget
+    handlers (which never decide) and events that cannot block keep their policies, and
+    an input whose block is ignored (ConfigChange from ``policy_settings``) still
+    ignores it."""
+
+    def closed(sg: SourcedGroups) -> SourcedGroups:
+        groups = tuple(
+            attrs.evolve(
+                g,
+                on_error="block",
+                nodes=tuple(
+                    n if n.background else attrs.evolve(n, on_error="block") for n in g.nodes
+                ),
+            )
+            if CAPABILITIES[g.event].can_block
+            else g
+            for g in sg.groups
+        )
+        return attrs.evolve(sg, groups=groups)
+
+    return registry.evolve(sources=tuple(closed(sg) for sg in registry.sources))

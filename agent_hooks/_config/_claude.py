@@ -29,7 +29,7 @@ from ._claude_format import settings_builder, settings_probe
 from ._common import (
     PRECEDENCE,
     disable_config,
-    is_inside,
+    file_project,
     load_source,
 )
 from ._snapshot import LoadedConfig, combine
@@ -43,13 +43,17 @@ __all__ = ["load_claude", "load_claude_settings"]
 TrustArg = TrustPolicy | TrustStore | bool | None
 
 
-def _settings_scope(path: str, project_dir: str | None) -> str:
+def _settings_scope(path: str, project_dir: str | None) -> tuple[str, str | None]:
+    """The scope of a settings file and the project whose trust it needs: a file of a
+    project (inside ``project_dir``, or below a project root found from the file) is
+    ``project`` or ``local``; a ``managed-settings*`` file is the managed policy."""
     name = os.path.basename(path)
     if name.startswith("managed-settings"):
-        return "managed"
-    if project_dir is not None and is_inside(path, project_dir):
-        return "local" if name == "settings.local.json" else "project"
-    return "user"
+        return "managed", project_dir
+    root = file_project(path, project_dir)
+    if root is not None:
+        return ("local" if name == "settings.local.json" else "project"), root
+    return "user", project_dir
 
 
 def _load_settings(
@@ -94,13 +98,16 @@ def load_claude_settings(
     ``managed-settings.json``).
 
     ``scope`` (``user``, ``project``, ``local``, ``managed``) is inferred from the
-    name and from whether the file lies inside ``project_dir``; project and local
-    files load only when trusted. ``disableAllHooks: true`` in the file switches
+    name and from whether the file lies in a project: inside ``project_dir``, else
+    below a project root found from the file itself (:func:`find_project_root`:
+    ``.git``, ``.claude/``...), whose trust it then needs. Project and local files
+    load only when trusted. ``disableAllHooks: true`` in the file switches
     its own hooks off (use :func:`load_claude` for the cross-file rules).
     """
     label = os.fspath(path)
     pdir = os.fspath(project_dir) if project_dir is not None else None
-    scope = scope or _settings_scope(label, pdir)
+    if not scope:
+        scope, pdir = _settings_scope(label, pdir)
     config, flags = _load_settings(
         label,
         scope=scope,

@@ -66,7 +66,7 @@ def settings_probe(data: bytes) -> bool:
     """Whether a settings file says anything about hooks (else it needs no trust)."""
     try:
         doc = json.loads(data.decode("utf-8-sig") or "{}")
-    except ValueError:
+    except (ValueError, RecursionError):
         return True
     if not isinstance(doc, dict):
         return True

@@ -25,10 +25,13 @@ from .._handlers._kinds import HandlerKinds
 from .._wire._dialects import CODEX
 from ._claude_format import hooks_file_builder
 from ._common import (
+    MAX_CONFIG_DEPTH,
     BuildContext,
     Built,
+    ConfigTooLarge,
+    check_document,
     describe,
-    is_inside,
+    file_project,
     json_has_hooks,
     load_source,
     parse_hooks_mapping,
@@ -72,6 +75,11 @@ def codex_toml_builder(data: bytes, ctx: BuildContext) -> Built:
             location=f"line {line}" if line else None,
         )
         return Built()
+    except RecursionError:
+        raise ConfigTooLarge(
+            f"the document nests more than {MAX_CONFIG_DEPTH} levels deep"
+        ) from None
+    check_document(doc)
     built = Built()
     hooks = doc.get("hooks")
     if hooks is None:
@@ -95,10 +103,14 @@ def toml_has_hooks(data: bytes) -> bool:
         return True
 
 
-def _scope(label: str, scope: str | None, project_dir: str | None) -> str:
+def _scope(label: str, scope: str | None, project_dir: str | None) -> tuple[str, str | None]:
+    """The scope of a Codex file and the project it needs the trust of: ``project`` for a
+    file inside ``project_dir`` or below a project root found from the file, else
+    ``user``."""
     if scope is not None:
-        return scope
-    return "project" if project_dir is not None and is_inside(label, project_dir) else "user"
+        return scope, project_dir
+    root = file_project(label, project_dir)
+    return ("project", root) if root is not None else ("user", project_dir)
 
 
 def load_codex(
@@ -124,7 +136,7 @@ def load_codex(
             data=data,
         )
     pdir = os.fspath(project_dir) if project_dir is not None else None
-    sc = _scope(label, scope, pdir)
+    sc, pdir = _scope(label, scope, pdir)
     config, _ = load_source(
         label,
         format="codex-json",
@@ -155,7 +167,7 @@ def load_codex_toml(
     """The ``[hooks]`` tables of a Codex ``config.toml``."""
     label = os.fspath(path)
     pdir = os.fspath(project_dir) if project_dir is not None else None
-    sc = _scope(label, scope, pdir)
+    sc, pdir = _scope(label, scope, pdir)
     config, _ = load_source(
         label,
         format="codex-toml",

@@ -26,19 +26,30 @@ from .._handlers._nodes import HandlerNode
 from .._wire._dialects import Dialect
 from .._wire._fields import json_type_name
 from ._snapshot import LoadedConfig, LoadedFile
-from ._trust import TrustPolicy, TrustStore
+from ._trust import FILE_SIZE_LIMIT, TrustPolicy, TrustStore
 
 __all__ = [
+    "MAX_CONFIG_BYTES",
+    "MAX_CONFIG_DEPTH",
+    "MAX_CONFIG_NODES",
+    "MAX_GROUPS_PER_FILE",
+    "MAX_HANDLERS_PER_FILE",
     "PRECEDENCE",
+    "PROJECT_MARKERS",
     "PROJECT_SCOPES",
     "BuildContext",
     "Built",
+    "ConfigTooLarge",
+    "check_document",
     "describe",
+    "file_project",
+    "find_project_root",
     "inspection_kinds",
     "json_has_hooks",
     "load_source",
     "parse_hooks_mapping",
     "read_bytes",
+    "too_large_message",
 ]
 
 PRECEDENCE: Mapping[str, int] = {
@@ -63,9 +74,63 @@ PROJECT_SCOPES = frozenset({"project", "local"})
 
 ParseFailed = object()
 
+# ------------------------------------------------------------------ size limits
+
+MAX_CONFIG_BYTES = FILE_SIZE_LIMIT
+"""A hook configuration file larger than this (1 MiB) is refused whole, unparsed."""
+MAX_CONFIG_NODES = 100_000
+"""Values (mappings, lists, scalars) a parsed configuration document may hold; a YAML
+alias counts as every node it stands for, so an alias bomb is refused while it is
+being read, before anything is expanded."""
+MAX_CONFIG_DEPTH = 100
+"""How deeply a configuration document may nest."""
+MAX_HANDLERS_PER_FILE = 1_000
+"""Handler entries one file may configure (each counted, valid or not)."""
+MAX_GROUPS_PER_FILE = 1_000
+"""Matcher groups one file may configure."""
+
+
+class ConfigTooLarge(ValueError):
+    """A configuration over one of the limits above; its file is refused whole."""
+
+
+def too_large_message(what: str) -> str:
+    """The error for a file over a limit: ``what`` and the limits."""
+    return (
+        f"{what}; the whole file was refused (hook configuration files are limited to "
+        f"{MAX_CONFIG_BYTES:,} bytes, {MAX_CONFIG_NODES:,} values with YAML aliases counted "
+        f"as expanded, {MAX_CONFIG_DEPTH} levels of nesting, {MAX_GROUPS_PER_FILE:,} matcher "
+        f"groups and {MAX_HANDLERS_PER_FILE:,} handlers)"
+    )
+
+
+def check_document(doc: object) -> None:
+    """Check a parsed JSON or TOML document against the node and depth limits (YAML is
+    checked while it is composed: see ``_docker.load_yaml``).
+
+    Raises:
+        ConfigTooLarge: too many values, or nested too deeply.
+    """
+    count = 0
+    stack: list[tuple[object, int]] = [(doc, 1)]
+    while stack:
+        value, depth = stack.pop()
+        count += 1
+        if count > MAX_CONFIG_NODES:
+            raise ConfigTooLarge(f"the document holds more than {MAX_CONFIG_NODES:,} values")
+        if depth > MAX_CONFIG_DEPTH:
+            raise ConfigTooLarge(f"the document nests more than {MAX_CONFIG_DEPTH} levels deep")
+        if isinstance(value, dict):
+            stack.extend((v, depth + 1) for v in value.values())
+        elif isinstance(value, list):
+            stack.extend((v, depth + 1) for v in value)
+
 
 def read_bytes(path: str) -> bytes:
     """Read a configuration file's bytes, once (tests patch this to simulate races).
+
+    At most :data:`MAX_CONFIG_BYTES` + 1 bytes are read (a longer result means "too
+    large"): a hook file that is a device or grows without end cannot exhaust memory.
 
     Raises:
         FileNotFoundError: the file (or a parent directory) does not exist.
@@ -73,9 +138,101 @@ def read_bytes(path: str) -> bytes:
     """
     try:
         with open(path, "rb") as f:
-            return f.read()
+            return f.read(MAX_CONFIG_BYTES + 1)
     except NotADirectoryError as exc:
         raise FileNotFoundError(exc.errno, exc.strerror, path) from None
+
+
+# ------------------------------------------------------------------ project roots
+
+PROJECT_MARKERS = (".git", ".claude", ".codex", ".deepagents", ".hel")
+"""What makes a directory a project root: a git work tree (``.git``, a directory or a
+worktree's file) or a harness's project directory (``.claude/``, ``.codex/``,
+``.deepagents/``, ``.hel/``)."""
+
+_USER_DIRS = (".claude", ".codex", ".deepagents", ".hel", ".config")
+_USER_DIR_VARS = ("CODEX_HOME", "DOCKER_AGENT_CONFIG_DIR", "CAGENT_CONFIG_DIR", "XDG_CONFIG_HOME")
+
+
+def _under(path: str, directory: str) -> bool:
+    for a, b in ((path, directory), (os.path.realpath(path), os.path.realpath(directory))):
+        if a == b or a.startswith(b.rstrip(os.sep) + os.sep):
+            return True
+    return False
+
+
+def _home(home: str | os.PathLike[str] | None) -> str | None:
+    if home is not None:
+        return os.path.abspath(os.fspath(home))
+    expanded = os.path.expanduser("~")
+    return None if expanded.startswith("~") else os.path.abspath(expanded)
+
+
+def _is_marked(directory: str) -> bool:
+    return os.path.lexists(os.path.join(directory, ".git")) or any(
+        os.path.isdir(os.path.join(directory, m)) for m in PROJECT_MARKERS[1:]
+    )
+
+
+def file_project(
+    path: str | os.PathLike[str],
+    project_dir: str | os.PathLike[str] | None = None,
+    *,
+    home: str | os.PathLike[str] | None = None,
+) -> str | None:
+    """The project whose trust a hook file needs, found from the file itself: the nearest
+    directory at or above it that is ``project_dir`` or holds one of
+    :data:`PROJECT_MARKERS`; ``None`` when there is none (not a project file).
+
+    Where the caller or the harness happens to run never turns a repository's file into
+    a user file: a caller's ``project_dir`` above the repository, beside it or inside it
+    changes nothing, and one between the file and the repository root is the root.
+
+    The home directory and the filesystem root are never found by their markers (the
+    search for markers stops at the home directory), nor is anything under the user's
+    own harness directories as the path is written (``~/.claude``, ``~/.codex``,
+    ``~/.deepagents``, ``~/.hel``, ``~/.config``, ``$CODEX_HOME``,
+    ``$DOCKER_AGENT_CONFIG_DIR``, ``$CAGENT_CONFIG_DIR``, ``$XDG_CONFIG_HOME``): what the
+    user installed there is theirs even when it is a git clone or a link into a dotfiles
+    repository. The path is searched as written, then with its links resolved (a link
+    into a repository leads to the repository's content).
+    """
+    abspath = os.path.abspath(os.fspath(path))
+    home_dir = _home(home)
+    user_dirs = [os.path.join(home_dir, d) for d in _USER_DIRS] if home_dir else []
+    user_dirs += [
+        v for v in (os.environ.get(name, "") for name in _USER_DIR_VARS) if os.path.isabs(v)
+    ]
+    markers = not any(_under(abspath, d) for d in user_dirs)
+    given: dict[str, str] = {}  # the caller's project directory, as written and resolved
+    if project_dir is not None:
+        pdir = os.fspath(project_dir)
+        given = {os.path.abspath(pdir): pdir, os.path.realpath(pdir): pdir}
+    homes = {home_dir, os.path.realpath(home_dir)} if home_dir else set()
+    for candidate in dict.fromkeys((abspath, os.path.realpath(abspath))):
+        directory = os.path.dirname(candidate)
+        look = markers
+        while True:
+            if directory in given:
+                return given[directory]
+            if directory in homes:
+                look = False  # neither the home directory nor anything above is a project
+            parent = os.path.dirname(directory)
+            if parent == directory:  # the filesystem root is never a project
+                break
+            if look and _is_marked(directory):
+                return directory
+            directory = parent
+    return None
+
+
+def find_project_root(
+    path: str | os.PathLike[str], *, home: str | os.PathLike[str] | None = None
+) -> str | None:
+    """The project a file lies in, from the file alone: :func:`file_project` without a
+    project directory (the nearest directory above it with ``.git``, ``.claude/``,
+    ``.codex/``, ``.deepagents/`` or ``.hel/``, never the home directory)."""
+    return file_project(path, None, home=home)
 
 
 describe = json_type_name
@@ -85,6 +242,14 @@ describe = json_type_name
 def join(prefix: str, key: object) -> str:
     """``hooks`` + ``PreToolUse`` -> ``hooks.PreToolUse``."""
     return f"{prefix}.{key}" if prefix else str(key)
+
+
+@attrs.define
+class _Budget:
+    """Entries built so far for one file (shared by every copy of its context)."""
+
+    groups: int = 0
+    handlers: int = 0
 
 
 @attrs.define(kw_only=True)
@@ -99,6 +264,20 @@ class BuildContext:
     config_dir: str | None = None
     plugin_root: str | None = None
     plugin_data: str | None = None
+    trusts_directory: Callable[[str], bool] | None = None
+    """Whether Python code under a directory may be imported (see
+    :attr:`~agent_hooks._handlers._kinds.KindContext.trusts_directory`)."""
+    budget: _Budget = attrs.Factory(_Budget)
+
+    def count_group(self) -> None:
+        """Count one matcher group of the file.
+
+        Raises:
+            ConfigTooLarge: over :data:`MAX_GROUPS_PER_FILE`.
+        """
+        self.budget.groups += 1
+        if self.budget.groups > MAX_GROUPS_PER_FILE:
+            raise ConfigTooLarge(f"more than {MAX_GROUPS_PER_FILE:,} matcher groups")
 
     def report(
         self,
@@ -115,6 +294,15 @@ class BuildContext:
         )
 
     def kind_context(self, event: HookEvent, location: str) -> KindContext:
+        """The context of one handler entry (every builder asks for one per entry, so
+        this is where entries are counted).
+
+        Raises:
+            ConfigTooLarge: over :data:`MAX_HANDLERS_PER_FILE`.
+        """
+        self.budget.handlers += 1
+        if self.budget.handlers > MAX_HANDLERS_PER_FILE:
+            raise ConfigTooLarge(f"more than {MAX_HANDLERS_PER_FILE:,} handlers")
         return KindContext(
             dialect=self.dialect,
             source=self.label,
@@ -125,6 +313,7 @@ class BuildContext:
             plugin_root=self.plugin_root,
             plugin_data=self.plugin_data,
             diagnostics=self.diagnostics,
+            trusts_directory=self.trusts_directory,
         )
 
 
@@ -193,7 +382,12 @@ def parse_group(
     *,
     extra_keys: frozenset[str] = frozenset(),
 ) -> MatcherGroup | None:
-    """One ``{matcher, hooks: [...]}`` group (None, diagnosed, when unusable)."""
+    """One ``{matcher, hooks: [...]}`` group (None, diagnosed, when unusable).
+
+    Raises:
+        ConfigTooLarge: the file has too many groups or handlers.
+    """
+    ctx.count_group()
     if not isinstance(group, Mapping):
         ctx.report(
             DiagnosticCode.INVALID_CONFIG,
@@ -279,7 +473,7 @@ def decode_json(data: bytes, ctx: BuildContext) -> Any:
     if not text.strip():
         return {}
     try:
-        return json.loads(text)
+        doc = json.loads(text)
     except json.JSONDecodeError as exc:
         ctx.report(
             DiagnosticCode.CONFIG_READ_FAILED,
@@ -287,13 +481,19 @@ def decode_json(data: bytes, ctx: BuildContext) -> Any:
             location=f"line {exc.lineno} column {exc.colno}",
         )
         return ParseFailed
+    except RecursionError:
+        raise ConfigTooLarge(
+            f"the document nests more than {MAX_CONFIG_DEPTH} levels deep"
+        ) from None
+    check_document(doc)
+    return doc
 
 
 def json_has_hooks(data: bytes) -> bool:
     """Whether a JSON document has a ``hooks`` key (or is not an object, or does not parse)."""
     try:
         doc = json.loads(data.decode("utf-8-sig") or "{}")
-    except ValueError:
+    except (ValueError, RecursionError):
         return True
     return not isinstance(doc, dict) or doc.get("hooks") is not None
 
@@ -452,6 +652,17 @@ def load_source(
     prec = PRECEDENCE.get(scope, 300) if precedence is None else precedence
     diags: list[Diagnostic] = []
 
+    trusted_as_project: list[str] = []  # the project this file passed the trust gate for
+    verdicts: dict[str, bool] = {}
+
+    def trusts_directory(directory: str) -> bool:
+        key = os.path.realpath(directory)
+        if key not in verdicts:
+            verdicts[key] = any(
+                os.path.realpath(p) == key for p in trusted_as_project
+            ) or TrustPolicy.coerce(trust).trusts_directory(key)
+        return verdicts[key]
+
     def _build(data: bytes, kinds: HandlerKinds | None, sink: list[Diagnostic]) -> Built:
         ctx = BuildContext(
             label=label,
@@ -462,8 +673,17 @@ def load_source(
             config_dir=os.path.dirname(os.path.abspath(label)),
             plugin_root=plugin_root,
             plugin_data=plugin_data,
+            trusts_directory=trusts_directory,
         )
-        built = builder(data, ctx)
+        start = len(sink)
+        try:
+            built = builder(data, ctx)
+        except ConfigTooLarge as exc:
+            # A partial load of a file this big would be arbitrary: refuse all of it (and
+            # drop what was said about the part read so far).
+            del sink[start:]
+            sink.append(too_large(str(exc)))
+            return Built()
         if transform is not None:
             built.groups = [
                 attrs.evolve(g, nodes=tuple(transform(n) for n in g.nodes)) for g in built.groups
@@ -495,6 +715,14 @@ def load_source(
         config = LoadedConfig(sources=(sg,), files=(file,), skipped=skipped, recipe=again)
         return config, built
 
+    def too_large(why: str) -> Diagnostic:
+        return Diagnostic(
+            code=DiagnosticCode.CONFIG_READ_FAILED,
+            message=too_large_message(f"configuration too large: {why}"),
+            severity=Severity.ERROR,
+            source=label,
+        )
+
     needs_trust = scope in PROJECT_SCOPES and project_dir is not None
 
     if data is None:
@@ -512,9 +740,13 @@ def load_source(
                 )
             )
             return result("unreadable", None, None, "unknown" if needs_trust else "not-needed")
+    if len(data) > MAX_CONFIG_BYTES:
+        # Refused before anything parses it (nor is its hash worth recording).
+        diags.append(too_large(f"more than {MAX_CONFIG_BYTES:,} bytes"))
+        return result("invalid", None, None, "unknown" if needs_trust else "not-needed")
     sha = TrustStore.digest(data)
     trust_status = "not-needed"
-    if needs_trust and project_dir is not None and (probe is None or probe(data)):
+    if needs_trust and project_dir is not None and _probe(probe, data):
         policy = TrustPolicy.coerce(trust)
         rel = _relative(label, project_dir)
         trusted, store_diags = policy.check(project_dir, rel, sha)
@@ -552,9 +784,20 @@ def load_source(
                 )
             shown = SourcedGroups(source=source, groups=tuple(inspected), diagnostics=tuple(seen))
             return result("untrusted", sha, None, "untrusted", (shown,))
+        trusted_as_project.append(project_dir)
     built = _build(data, kinds, diags)
     failed = any(d.code is DiagnosticCode.CONFIG_READ_FAILED and d.source == label for d in diags)
     return result("invalid" if failed else "loaded", sha, built, trust_status)
+
+
+def _probe(probe: Callable[[bytes], bool] | None, data: bytes) -> bool:
+    """Whether the bytes may hold hooks: a probe that fails cannot say no."""
+    if probe is None:
+        return True
+    try:
+        return probe(data)
+    except Exception:  # a document the probe cannot read (too deep...): the loader will say
+        return True
 
 
 def _relative(path: str, project_dir: str) -> str:

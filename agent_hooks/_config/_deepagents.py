@@ -48,7 +48,7 @@ from ._common import (
     ParseFailed,
     decode_json,
     describe,
-    is_inside,
+    file_project,
     json_has_hooks,
     load_source,
 )
@@ -187,13 +187,15 @@ def load_deepagents(
 ) -> LoadedConfig:
     """One Deep Agents Code ``hooks.json`` (current or legacy shape).
 
-    ``scope`` defaults to ``project`` when the file lies inside ``project_dir``
-    (then it needs trust), else ``user``.
+    ``scope`` defaults to ``project`` when the file lies inside ``project_dir``, or
+    below a project root found from the file itself (then it needs that project's
+    trust), else ``user``.
     """
     label = os.fspath(path)
     pdir = os.fspath(project_dir) if project_dir is not None else None
     if scope is None:
-        scope = "project" if pdir is not None and is_inside(label, pdir) else "user"
+        root = file_project(label, pdir)
+        scope, pdir = ("project", root) if root is not None else ("user", pdir)
     config, _ = load_source(
         label,
         format="deepagents",

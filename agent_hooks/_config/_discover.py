@@ -13,7 +13,7 @@ prec  location                                                       trust
 200   ``{project}/.deepagents/hooks.json``                           project
 200   ``{project}/.codex/hooks.json``, ``.codex/config.toml``        project
 200   ``{project}/.hel/hooks.json``                                  project
-200   Docker Agent agent YAML (caller's; needs trust in the project) project
+200   Docker Agent agent YAML (caller's; needs trust in a project)   project
 300   ``~/.claude/settings.json``                                    -
 300   ``~/.deepagents/hooks.json``                                   -
 300   ``$CODEX_HOME/hooks.json``, ``config.toml`` (``~/.codex``)     -

@@ -58,16 +58,20 @@ from .._handlers._kinds import HandlerKinds, KindContext, KindFactory, build_han
 from .._handlers._nodes import HandlerNode
 from .._wire._dialects import DOCKER
 from ._common import (
+    MAX_CONFIG_DEPTH,
+    MAX_CONFIG_NODES,
     PRECEDENCE,
     BuildContext,
     Built,
+    ConfigTooLarge,
     ParseFailed,
     describe,
-    is_inside,
+    file_project,
     join,
     load_source,
     parse_event_key,
     parse_group,
+    too_large_message,
 )
 from ._snapshot import LoadedConfig, LoadedFile, combine
 from ._trust import TrustPolicy, TrustStore
@@ -81,6 +85,7 @@ __all__ = [
     "load_docker_agent",
     "load_docker_dropins",
     "load_docker_settings",
+    "load_yaml",
 ]
 
 TrustArg = TrustPolicy | TrustStore | bool | None
@@ -101,8 +106,101 @@ _FLAG_BUILTINS: Mapping[str, tuple[tuple[HookEvent, ...], str]] = {
 }
 
 
+_LOADER: Any = None
+
+
+def _limited_loader() -> Any:
+    """PyYAML's ``SafeLoader`` with the size limits of every configuration: it counts the
+    nodes of the document as they are composed, an alias at the size of everything its
+    anchor holds, and stops at :data:`MAX_CONFIG_NODES` (or
+    :data:`MAX_CONFIG_DEPTH` levels, or an alias inside its own anchor) before anything
+    is constructed, so a few hundred bytes of nested aliases ("billion laughs") cost
+    what they take to read, not what they expand to."""
+    global _LOADER
+    if _LOADER is not None:
+        return _LOADER
+    import yaml
+
+    safe_loader: Any = yaml.SafeLoader  # (PyYAML's composer is untyped)
+
+    class LimitedLoader(safe_loader):  # type: ignore[misc]
+        def __init__(self, stream: Any) -> None:
+            super().__init__(stream)
+            self.expanded = 0
+            self.depth = 0
+            self.sizes: dict[Any, int] = {}
+
+        def add(self, n: int, mark: Any) -> None:
+            self.expanded += n
+            if self.expanded > MAX_CONFIG_NODES:
+                raise ConfigTooLarge(
+                    f"the document holds more than {MAX_CONFIG_NODES:,} values once its "
+                    f"aliases are expanded (reached {_at(mark)})"
+                )
+
+        def compose_node(self, parent: Any, index: Any) -> Any:
+            event = self.peek_event()
+            if isinstance(event, yaml.AliasEvent):
+                if event.anchor in self.anchors:  # (an undefined one: PyYAML says so)
+                    size = self.sizes.get(event.anchor)
+                    if size is None:
+                        raise ConfigTooLarge(
+                            f"the alias *{event.anchor} {_at(event.start_mark)} is inside "
+                            "its own anchor (a recursive document)"
+                        )
+                    self.add(size, event.start_mark)
+                return super().compose_node(parent, index)
+            self.depth += 1
+            if self.depth > MAX_CONFIG_DEPTH:
+                raise ConfigTooLarge(
+                    f"the document nests more than {MAX_CONFIG_DEPTH} levels deep "
+                    f"({_at(event.start_mark)})"
+                )
+            self.add(1, event.start_mark)
+            before = self.expanded
+            node = super().compose_node(parent, index)
+            self.depth -= 1
+            if event.anchor is not None:
+                self.sizes[event.anchor] = self.expanded - before + 1
+            return node
+
+        def compose_document(self) -> Any:
+            self.sizes = {}
+            return super().compose_document()
+
+    _LOADER = LimitedLoader
+    return _LOADER
+
+
+def _at(mark: Any) -> str:
+    return f"at line {mark.line + 1}" if mark is not None else "in the document"
+
+
+def load_yaml(text: str) -> Any:
+    """A YAML document, parsed safely within the configuration size limits.
+
+    Raises:
+        ImportError: PyYAML is not installed.
+        yaml.YAMLError: the text is not valid YAML.
+        ConfigTooLarge: the document is over a limit (an alias bomb among others).
+    """
+    loader = _limited_loader()(text)
+    try:
+        return loader.get_single_data()
+    except RecursionError:  # pragma: no cover - the depth limit comes first
+        raise ConfigTooLarge(
+            f"the document nests more than {MAX_CONFIG_DEPTH} levels deep"
+        ) from None
+    finally:
+        loader.dispose()
+
+
 def decode_yaml(data: bytes, ctx: BuildContext) -> Any:
-    """The parsed YAML document, or ``ParseFailed`` (diagnosed with its line)."""
+    """The parsed YAML document, or ``ParseFailed`` (diagnosed with its line).
+
+    Raises:
+        ConfigTooLarge: the document is over a size limit (its file is refused whole).
+    """
     try:
         import yaml
     except ImportError:
@@ -117,7 +215,7 @@ def decode_yaml(data: bytes, ctx: BuildContext) -> Any:
         )
         return ParseFailed
     try:
-        doc = yaml.safe_load(text)
+        doc = load_yaml(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1} column {mark.column + 1}" if mark is not None else None
@@ -411,12 +509,14 @@ def load_docker_agent(
 ) -> LoadedConfig:
     """The ``hooks:`` block of one agent (``agent``; default ``root``, else the first).
 
-    An agent file inside ``project_dir`` is project-scoped and needs trust.
+    An agent file inside ``project_dir``, or inside any other project (a directory with
+    ``.git``, ``.claude/``... above the file: :func:`find_project_root`), is
+    project-scoped and needs that project's trust.
     """
     label = os.fspath(path)
     pdir = os.fspath(project_dir) if project_dir is not None else None
     if scope is None:
-        scope = "project" if pdir is not None and is_inside(label, pdir) else "explicit"
+        scope, pdir = _infer_scope(label, pdir, "explicit")
     config, _ = load_source(
         label,
         format="docker-agent",
@@ -433,22 +533,41 @@ def load_docker_agent(
     return config
 
 
+def _infer_scope(label: str, pdir: str | None, otherwise: str) -> tuple[str, str | None]:
+    """``("project", its root)`` for a file of a project, else ``(otherwise, pdir)``."""
+    root = file_project(label, pdir)
+    return ("project", root) if root is not None else (otherwise, pdir)
+
+
 def load_docker_settings(
     path: str | os.PathLike[str],
     *,
+    scope: str | None = None,
+    project_dir: str | os.PathLike[str] | None = None,
+    trust: TrustArg = None,
     precedence: int | None = None,
     kinds: HandlerKinds | None = None,
     data: bytes | None = None,
 ) -> LoadedConfig:
-    """``settings.hooks`` of the user config (``~/.config/cagent/config.yaml``)."""
+    """``settings.hooks`` of the user config (``~/.config/cagent/config.yaml``).
+
+    ``scope`` defaults to ``user``, except for a file that lies in a project (inside
+    ``project_dir`` or below a project root): that one is project content and needs
+    the project's trust (``scope="user"`` says it is the user's whatever its place).
+    """
     label = os.fspath(path)
+    pdir = os.fspath(project_dir) if project_dir is not None else None
+    if scope is None:
+        scope, pdir = _infer_scope(label, pdir, "user")
     config, _ = load_source(
         label,
         format="docker-settings",
-        scope="user",
+        scope=scope,
         dialect=DOCKER,
         builder=_settings_builder,
         precedence=PRECEDENCE["docker-settings"] if precedence is None else precedence,
+        project_dir=pdir,
+        trust=trust,
         kinds=kinds,
         data=data,
     )
@@ -459,19 +578,28 @@ def load_docker_settings(
 def load_docker_dropin(
     path: str | os.PathLike[str],
     *,
+    scope: str | None = None,
+    project_dir: str | os.PathLike[str] | None = None,
+    trust: TrustArg = None,
     precedence: int | None = None,
     kinds: HandlerKinds | None = None,
     data: bytes | None = None,
 ) -> LoadedConfig:
-    """One ``hooks.d`` file: a stand-alone hooks block."""
+    """One ``hooks.d`` file: a stand-alone hooks block (``scope`` as for
+    :func:`load_docker_settings`)."""
     label = os.fspath(path)
+    pdir = os.fspath(project_dir) if project_dir is not None else None
+    if scope is None:
+        scope, pdir = _infer_scope(label, pdir, "user")
     config, _ = load_source(
         label,
         format="docker-dropin",
-        scope="user",
+        scope=scope,
         dialect=DOCKER,
         builder=_dropin_builder,
         precedence=PRECEDENCE["docker-dropin"] if precedence is None else precedence,
+        project_dir=pdir,
+        trust=trust,
         kinds=kinds,
         data=data,
     )
@@ -494,7 +622,10 @@ def load_docker_dropins(
         names = []
     parts = [
         load_docker_dropin(
-            base / n, precedence=PRECEDENCE["docker-dropin"] + min(i, 89), kinds=kinds
+            base / n,
+            scope="user",
+            precedence=PRECEDENCE["docker-dropin"] + min(i, 89),
+            kinds=kinds,
         )
         for i, n in enumerate(names)
     ]
@@ -518,20 +649,27 @@ def docker_cli_hooks(
     diags: list[Any] = []
     ctx = BuildContext(label=label, dialect=DOCKER, kinds=kinds, diagnostics=diags)
     groups: list[MatcherGroup] = []
-    for key, commands in hooks.items():
-        name = key.removeprefix("--").removeprefix("hook-").replace("-", "_")
-        event = parse_event_key(name, "", ctx, snake=True)
-        if event is None:
-            continue
-        for i, command in enumerate([commands] if isinstance(commands, str) else list(commands)):
-            loc = f"{name}[{i}]"
-            node = build_handler(
-                {"type": "command", "command": command}, ctx.kind_context(event, loc), kinds
-            )
-            if node is not None:
-                groups.append(
-                    MatcherGroup(event=event, nodes=(node,), location=loc, node_locations=(loc,))
+    try:
+        for key, commands in hooks.items():
+            name = key.removeprefix("--").removeprefix("hook-").replace("-", "_")
+            event = parse_event_key(name, "", ctx, snake=True)
+            if event is None:
+                continue
+            listed = [commands] if isinstance(commands, str) else list(commands)
+            for i, command in enumerate(listed):
+                loc = f"{name}[{i}]"
+                node = build_handler(
+                    {"type": "command", "command": command}, ctx.kind_context(event, loc), kinds
                 )
+                if node is not None:
+                    groups.append(
+                        MatcherGroup(
+                            event=event, nodes=(node,), location=loc, node_locations=(loc,)
+                        )
+                    )
+    except ConfigTooLarge as exc:
+        groups = []
+        ctx.report(DiagnosticCode.CONFIG_READ_FAILED, too_large_message(f"too many hooks: {exc}"))
     from .._dispatch._registry import Source, SourcedGroups
 
     sg = SourcedGroups(
@@ -577,7 +715,7 @@ def load_docker(
         )
     for name in ("config.yaml", "config.yml"):
         if (cdir / name).exists() or name == "config.yaml":
-            parts.append(load_docker_settings(cdir / name, kinds=kinds))
+            parts.append(load_docker_settings(cdir / name, scope="user", kinds=kinds))
             break
     parts.append(load_docker_dropins(cdir / "hooks.d", kinds=kinds))
     if cli_hooks:

@@ -23,7 +23,7 @@ from .._base._diagnostics import Diagnostic, DiagnosticCode, Severity
 from .._handlers._kinds import HandlerKinds
 from .._wire._dialects import HEL
 from ._claude_format import hooks_file_builder
-from ._common import json_has_hooks, load_source
+from ._common import MAX_CONFIG_BYTES, check_document, json_has_hooks, load_source, read_bytes
 from ._snapshot import LoadedConfig
 from ._trust import TrustPolicy, TrustStore
 
@@ -46,8 +46,12 @@ def hel_trust_file_grants(project_dir: str | os.PathLike[str], sha: str) -> bool
     """
     path = Path(project_dir) / ".hel" / "hooks-trust.json"
     try:
-        doc = json.loads(path.read_bytes().decode("utf-8"))
-    except (OSError, ValueError):
+        raw = read_bytes(os.fspath(path))
+        if len(raw) > MAX_CONFIG_BYTES:
+            return False
+        doc = json.loads(raw.decode("utf-8"))
+        check_document(doc)
+    except (OSError, ValueError, RecursionError):  # (ConfigTooLarge is a ValueError)
         return False
     real = os.path.realpath(os.fspath(project_dir))
     if isinstance(doc, dict) and isinstance(doc.get("projects"), list):

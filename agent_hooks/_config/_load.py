@@ -33,7 +33,7 @@ from .._handlers._kinds import HandlerKinds
 from .._wire._dialects import CLAUDE
 from . import _common
 from ._claude_format import hooks_file_builder
-from ._common import is_inside, json_has_hooks, load_source
+from ._common import MAX_CONFIG_BYTES, file_project, is_inside, json_has_hooks, load_source
 from ._snapshot import LoadedConfig
 from ._trust import TrustPolicy, TrustStore
 
@@ -60,8 +60,6 @@ FORMATS = {
 }
 """Accepted ``format=`` names -> the format they select."""
 
-_PROJECT_DIRS = (".claude", ".deepagents", ".hel", ".codex")
-
 
 def _components(path: str | os.PathLike[str]) -> list[str]:
     """The names in ``path`` after its drive and root, split as :mod:`pathlib` splits them
@@ -85,6 +83,8 @@ def detect_format(path: str | os.PathLike[str], data: bytes | None = None) -> st
     name = parts[-1] if parts else ""
     parent = parts[-2] if len(parts) > 1 else ""
     suffix = _suffix(name).lower()
+    if data is not None and len(data) > MAX_CONFIG_BYTES:
+        data = None  # refused by its loader, unparsed: the name decides alone
     if suffix in (".yaml", ".yml"):
         if parent == "hooks.d":
             return "docker-dropin"
@@ -110,7 +110,7 @@ def detect_format(path: str | os.PathLike[str], data: bytes | None = None) -> st
         return "claude-plugin"
     try:
         doc = json.loads((data or b"{}").decode("utf-8-sig") or "{}")
-    except ValueError:
+    except (ValueError, RecursionError):
         return "claude-hooks"
     if isinstance(doc, list) or (isinstance(doc, dict) and isinstance(doc.get("hooks"), list)):
         return "deepagents"
@@ -124,27 +124,15 @@ def _yaml_keys(data: bytes | None) -> set[str] | None:
         return None
     try:
         import yaml
+
+        from ._docker import load_yaml
     except ImportError:
         return None
     try:
-        doc = yaml.safe_load(data.decode("utf-8-sig"))
-    except (ValueError, yaml.YAMLError):
+        doc = load_yaml(data.decode("utf-8-sig"))
+    except (ValueError, yaml.YAMLError):  # (a document over the size limits: ValueError)
         return None
     return {str(k) for k in doc} if isinstance(doc, dict) else None
-
-
-def _infer_project(path: str, home: str | None) -> str | None:
-    """``/repo/.claude/settings.json`` -> ``/repo`` (not for the home directory's files)."""
-    from pathlib import Path
-
-    p = Path(os.path.abspath(path))
-    if p.parent.name not in _PROJECT_DIRS:
-        return None
-    root = p.parent.parent
-    home_dir = Path(home) if home is not None else Path.home()
-    if os.path.realpath(root) == os.path.realpath(home_dir):
-        return None
-    return str(root)
 
 
 def load(
@@ -164,11 +152,16 @@ def load(
     """Load any supported hook file; the format is detected unless ``format`` names it.
 
     The file is read once: its format, its trust (for project-scoped files) and
-    its hooks all come from those bytes. ``project_dir`` decides which files are
-    project-scoped (inside it: they need trust); without it, a file in a
-    ``.claude``/``.deepagents``/``.hel``/``.codex`` directory outside the home
-    directory belongs to the project that holds that directory. An absent file
-    is an empty configuration, not an error. ``data``: the file's bytes when the
+    its hooks all come from those bytes. A file inside ``project_dir`` is that
+    project's file and needs its trust. A file outside it (or with no
+    ``project_dir``) that lies in a project all the same, found from the file alone
+    (the nearest directory above it with ``.git``, ``.claude/``, ``.codex/``,
+    ``.deepagents/`` or ``.hel/``, never the home directory nor the user's own
+    ``~/.claude``-style directories: :func:`find_project_root`), is that project's
+    file: it needs that project's trust, and its ``${CLAUDE_PROJECT_DIR}``
+    placeholders and Python module search refer to that project. Where the caller
+    happens to run never makes a repository's file a user file. An absent file is
+    an empty configuration, not an error. ``data``: the file's bytes when the
     caller already read them (they are used instead of reading the file).
 
     Raises:
@@ -179,8 +172,9 @@ def load(
     if format is not None and format not in FORMATS:
         raise ValueError(f"unknown format {format!r}; known: {', '.join(sorted(FORMATS))}")
     pdir = os.fspath(project_dir) if project_dir is not None else None
-    if pdir is None:
-        pdir = _infer_project(label, home_s)
+    root = file_project(label, pdir, home=home_s)
+    if root is not None:
+        pdir = root
     absent = False
     if data is None:
         try:
@@ -190,6 +184,13 @@ def load(
         except OSError:
             pass  # the format's loader reads again and reports why it cannot
     fmt = FORMATS[format] if format is not None else detect_format(label, data)
+    file_scope = scope
+    if file_scope is None and root is None:
+        # Not a project file (decided here, with ``home``): the format's own scope for
+        # files outside a project, so that its loader does not look again.
+        file_scope = _OUTSIDE_SCOPES.get(fmt)
+        if fmt == "claude-settings" and os.path.basename(label).startswith("managed-settings"):
+            file_scope = "managed"
 
     def recipe() -> LoadedConfig:
         return load(
@@ -207,7 +208,9 @@ def load(
 
     if absent:
         return LoadedConfig(recipe=recipe)
-    config = _dispatch(fmt, label, data, scope, pdir, trust, kinds, precedence, agent, plugin_data)
+    config = _dispatch(
+        fmt, label, data, file_scope, pdir, trust, kinds, precedence, agent, plugin_data
+    )
     return attrs.evolve(config, recipe=recipe)
 
 
@@ -219,6 +222,18 @@ _SCOPED_LOADERS: Mapping[str, tuple[str, str]] = {
 }
 """Formats whose loader takes (path, scope, project_dir, trust, precedence, kinds, data):
 its module and name. Each format's module is imported when a file of it is loaded."""
+
+
+_OUTSIDE_SCOPES: Mapping[str, str] = {
+    "claude-settings": "user",
+    "deepagents": "user",
+    "codex-json": "user",
+    "codex-toml": "user",
+    "docker-agent": "explicit",
+    "docker-settings": "user",
+    "docker-dropin": "user",
+}
+"""The scope of a file of each format that lies in no project."""
 
 
 def _dispatch(
@@ -282,14 +297,19 @@ def _dispatch(
             kinds=kinds,
             data=data,
         )
-    if fmt == "docker-settings":
-        from ._docker import load_docker_settings
+    if fmt in ("docker-settings", "docker-dropin"):
+        from ._docker import load_docker_dropin, load_docker_settings
 
-        return load_docker_settings(label, precedence=precedence, kinds=kinds, data=data)
-    if fmt == "docker-dropin":
-        from ._docker import load_docker_dropin
-
-        return load_docker_dropin(label, precedence=precedence, kinds=kinds, data=data)
+        user_file = load_docker_settings if fmt == "docker-settings" else load_docker_dropin
+        return user_file(
+            label,
+            scope=scope,
+            project_dir=pdir,
+            trust=trust,
+            precedence=precedence,
+            kinds=kinds,
+            data=data,
+        )
     # claude-hooks: a stand-alone Claude-shaped hooks file
     sc = scope or ("project" if pdir is not None and is_inside(label, pdir) else "explicit")
     config, _ = load_source(

@@ -7,6 +7,12 @@ trusted. Trust is bound to content: the :class:`TrustStore` maps a project's
 real path to the SHA-256 of the exact bytes of each of its hook files, so
 editing a file revokes its trust until it is granted again.
 
+Which files count as project files is decided from the file itself, never from
+where the harness runs: a file inside the caller's project directory, or below any
+directory with ``.git``, ``.claude/``, ``.codex/``, ``.deepagents/`` or ``.hel/``
+(``_common.file_project``), needs that project's trust. Python modules of a project
+are imported only when the project is trusted (:meth:`TrustPolicy.trusts_directory`).
+
 Grants are persistent (the store file), for this process only
 (:meth:`TrustStore.grant_session`), or blanket for a headless run
 (``TrustPolicy(trust_all=True)``, the ``--trust-project-hooks`` of Deep Agents
@@ -44,6 +50,9 @@ __all__ = ["TrustPolicy", "TrustStore", "TrustStoreError", "default_trust_path"]
 
 STORE_VERSION = 1
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")
+FILE_SIZE_LIMIT = 1 << 20
+"""The largest hook file the loaders read (1 MiB): a larger one never loads, so no
+grant bound to one can be in force."""
 
 
 class TrustStoreError(AgentHooksError, OSError):
@@ -401,6 +410,32 @@ class TrustPolicy:
     def is_trusted(self, project_dir: str | os.PathLike[str], relpath: str, sha: str) -> bool:
         """Whether the file is trusted."""
         return self.check(project_dir, relpath, sha)[0]
+
+    def trusts_directory(self, project_dir: str | os.PathLike[str]) -> bool:
+        """Whether Python code in a project directory may be imported for hook files that
+        lie outside it (a user-level file naming ``module:function`` that only the project
+        provides).
+
+        True with ``trust_all``, or when the project holds a hook file trusted for the
+        content it has now (a session or stored grant whose file still hashes to the
+        granted SHA-256): trusting a project's hooks trusts the code they run, and editing
+        the file withdraws both. Nothing else makes a directory's code importable.
+        """
+        if self.trust_all:
+            return True
+        key = _project_key(project_dir)
+        granted = set(self._session.get(key, {}))
+        if self.store is not None:
+            granted |= set(self.store.trusted_files(key))
+        for rel in sorted(granted):
+            try:
+                with open(os.path.join(key, *rel.split("/")), "rb") as f:
+                    data = f.read(FILE_SIZE_LIMIT + 1)
+            except OSError:
+                continue
+            if len(data) <= FILE_SIZE_LIMIT and self.is_trusted(key, rel, TrustStore.digest(data)):
+                return True
+        return False
 
     def grant(
         self,

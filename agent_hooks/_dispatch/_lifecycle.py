@@ -17,7 +17,6 @@ what the model finally sees.
 from __future__ import annotations
 
 import inspect
-import json
 import os
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, Literal, Protocol, TypeVar
@@ -41,6 +40,7 @@ from .._events._tool._post_tool_use_failure import PostToolUseFailureInput
 from .._events._tool._pre_tool_use import PreToolUseInput
 from .._events._tool._tool_input_transform import ToolInputTransformInput
 from .._events._tool._tool_response_transform import ToolResponseTransformInput
+from .._wire._json import dumps
 from ._compiled import CompiledRegistry, Execution
 from ._decision import Decision
 from ._outcomes import (
@@ -108,8 +108,9 @@ class HookDispatcher(Protocol):
 
 
 def _jsonable(value: Any) -> Any:
+    """``value`` when it is JSON data (at any depth), else its text."""
     try:
-        json.dumps(value)
+        dumps(value)
     except (TypeError, ValueError):
         return str(value)
     return value

@@ -213,6 +213,23 @@ def settle_result(
     )
 
 
+_CAPPED_FIELDS: dict[type, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+
+
+def _capped_fields(cls: type) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """An answer class's message fields (:data:`MESSAGE_FIELDS`), and its other fields,
+    which may hold an answer object with message fields of its own; worked out once
+    per class."""
+    found = _CAPPED_FIELDS.get(cls)
+    if found is None:
+        names = [a.name for a in attrs.fields(cls)]
+        found = _CAPPED_FIELDS[cls] = (
+            tuple(n for n in names if n in MESSAGE_FIELDS),
+            tuple(n for n in names if n not in MESSAGE_FIELDS),
+        )
+    return found
+
+
 PREVIEW_CHARS = 2_000
 """Characters of a saved message shown in its preview (Claude Code's 2,000)."""
 
@@ -272,7 +289,7 @@ class OutputFiles:
             self.directory = tempfile.mkdtemp(prefix="agent_hooks-output-")
         self._count += 1
         path = os.path.join(self.directory, f"{self._count:04d}-{label}.txt")
-        data = text.encode("utf-8", errors="surrogatepass")
+        data = text.encode("utf-8", errors="backslashreplace")  # (valid UTF-8, always)
         fd = os.open(
             path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o600
         )
@@ -295,15 +312,18 @@ class OutputFiles:
         notes: list[Diagnostic] = []
 
         def capped(obj: Any, prefix: str) -> Any:
+            messages, others = _capped_fields(type(obj))
             changes: dict[str, Any] = {}
-            for a in attrs.fields(type(obj)):
-                value = getattr(obj, a.name)
-                if a.name in MESSAGE_FIELDS and isinstance(value, str) and len(value) > limit:
-                    changes[a.name] = self._saved(value, f"{prefix}{a.name}", notes)
-                elif attrs.has(type(value)):
-                    inner = capped(value, f"{prefix}{a.name}.")
+            for name in messages:
+                value = getattr(obj, name)
+                if isinstance(value, str) and len(value) > limit:
+                    changes[name] = self._saved(value, f"{prefix}{name}", notes)
+            for name in others:
+                value = getattr(obj, name)
+                if attrs.has(type(value)):
+                    inner = capped(value, f"{prefix}{name}.")
                     if inner is not value:
-                        changes[a.name] = inner
+                        changes[name] = inner
             return attrs.evolve(obj, **changes) if changes else obj
 
         return capped(output, f"{spec.event.value}-"), tuple(notes)
@@ -313,7 +333,7 @@ class OutputFiles:
         try:
             path, size = self.save(full, label.replace(".", "-"))
         except OSError as exc:
-            size = len(full.encode("utf-8", errors="surrogatepass"))
+            size = len(full.encode("utf-8", errors="backslashreplace"))
             notes.append(
                 Diagnostic(
                     code=DiagnosticCode.IO_FAILED,

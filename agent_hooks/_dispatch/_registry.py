@@ -21,6 +21,7 @@ from .._base._errors import RegistrationError
 from .._events._capabilities import CAPABILITIES, EventSpec
 from .._events._names import HookEvent, parse_event
 from .._handlers._callbacks import callback_node
+from .._handlers._limits import DEFAULT_SECRET_PATTERNS
 from .._handlers._nodes import Handler, HandlerInfo, HandlerNode, OnError
 from .._wire._dialects import CLAUDE, DOCKER, Dialect
 from ._compiled import (
@@ -251,7 +252,8 @@ class HookRegistry:
         max_processes: how many hook processes may run at once (default: from CPUs).
         session_end_timeout: the budget of a SessionEnd dispatch, which runs shielded.
         background_drain_timeout: how long a closing session waits for background work.
-        secret_env_patterns: substrings of environment names withheld from hook processes.
+        secret_env_patterns: words of environment variable names withheld from hook
+            processes (default ``DEFAULT_SECRET_PATTERNS``; the rule: ``scrub_env``).
         observers: :class:`~agent_hooks.Observer` objects told about every dispatch and
             handler of every session (progress display, logging, tracing).
     """
@@ -265,7 +267,7 @@ class HookRegistry:
     max_processes: int | None = None
     session_end_timeout: float = 1.5
     background_drain_timeout: float = 5.0
-    secret_env_patterns: tuple[str, ...] = ("KEY", "TOKEN", "SECRET", "PASSWORD", "APIKEY")
+    secret_env_patterns: tuple[str, ...] = DEFAULT_SECRET_PATTERNS
     observers: tuple[Observer, ...] = ()
     _cache: list[CompiledRegistry] = attrs.field(factory=list, init=False, eq=False, repr=False)
 

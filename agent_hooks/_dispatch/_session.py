@@ -26,6 +26,7 @@ from typing import Any, TypeVar
 
 import anyio
 import anyio.abc
+import anyio.lowlevel
 import attrs
 
 from .._base._diagnostics import Diagnostic, DiagnosticCode, Severity
@@ -323,6 +324,11 @@ class Session:
             RuntimeError: a fire-and-forget handler matched and the session is not open.
         """
         spec = CAPABILITIES[input.event]
+        # Every dispatch lets the loop run, and a cancelled caller meet its cancellation,
+        # even when every handler is a plain function (SessionEnd only yields: it runs
+        # shielded).
+        with anyio.CancelScope(shield=spec.event is HookEvent.SESSION_END):
+            await anyio.lowlevel.checkpoint()
         input = self._prepare(spec, input)
         nodes = self._compiled.select(spec.event, input)
         seen: DispatchInfo | None = None
@@ -554,6 +560,15 @@ class Session:
         from ._reduce import settle_result
 
         timeout = cn.timeout if budget is None else min(cn.timeout, budget)
+        allowed = timeout + cn.node.timeout_slack
+        scope = anyio.CancelScope(deadline=anyio.current_time() + allowed)
+
+        def started() -> None:
+            # The handler's own clock starts now (after a wait for a process slot); a
+            # budget (SessionEnd) bounds the wait too.
+            if budget is None:
+                scope.deadline = max(scope.deadline, anyio.current_time() + allowed)
+
         call = HookCall(
             input=input,
             spec=spec,
@@ -564,12 +579,13 @@ class Session:
             process_limiter=self._limiter,
             secret_env_patterns=self._options.secret_env_patterns,
             strict_output=cn.node.strict_output,
+            started=started,
         )
         if seen is not None and not announced:
             self._started(cn, spec, seen)
         start = time.perf_counter()
         result: HandlerResult | None = None
-        with anyio.move_on_after(timeout + cn.node.timeout_slack):
+        with scope:
             result = await _attempt(cn, call)
         if result is None:  # (the deadline passed before it answered)
             result = _timed_out(timeout)

@@ -9,6 +9,10 @@ Two signatures are accepted, told apart once at registration:
 
 Async functions are awaited; plain functions are called inline (keep them quick)
 or, with ``thread=True``, in a worker thread so that a timeout can abandon them.
+
+A callback that raises fails (the session contains the exception); one that calls
+``sys.exit()`` fails the same way instead of ending the process that dispatches (in
+``agent-hooks run`` that would be an exit status standing in for every hook's answer).
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from .._base._diagnostics import Diagnostic, DiagnosticCode, Severity
 from .._base._errors import RegistrationError
 from .._events._model import HookInput, HookOutput
 from .._wire._codec import decode_output
+from .._wire._fields import short_repr
 from .._wire._outputs import check_output
 from ._nodes import HandlerNode, HandlerResult, HookCall, OnError, Outcome
 
@@ -224,6 +229,16 @@ def callback_node(
         return answer
 
     async def call(c: HookCall) -> HandlerResult:
+        try:
+            return await answer_for(c)
+        except SystemExit as exc:  # a script's habit; it must not end the dispatching process
+            return _error(
+                f"{display} called sys.exit({short_repr(exc.code)}); a Python hook returns its answer "
+                "(None for no opinion) instead",
+                DiagnosticCode.HANDLER_ERROR,
+            )
+
+    async def answer_for(c: HookCall) -> HandlerResult:
         if kind == "typed":
             return _interpret(c, await invoke(c.input), display)
         # (context: the Claude Agent SDK's, whose "signal" is reserved there)

@@ -20,7 +20,12 @@ Interpretation (driven by the capability table and the dialect):
 * any other status: in the claude dialect a valid JSON object on stdout decides
   alone (not where the dialect makes every failure block: WorktreeCreate);
   otherwise a non-blocking error quoting stderr's first line. Partial plain output
-  of a failed hook never becomes context.
+  of a failed hook never becomes context;
+* stdout cut at the output cap in the middle of a JSON object (exit 0): the answer
+  cannot be read; on an event that can block the hook failed (its ``on_error`` policy
+  applies, a ``stdout_truncated`` error says so), elsewhere the answer is ignored;
+* never started (no process slot before the dispatch's deadline: ``not_started``) or
+  could not be started (``launch_failed``): a failure, under the hook's policy.
 
 With ``strict_output`` (Docker Agent) stdout on exit 0 must be empty or one JSON
 object keeping the event's output contract; anything else is a failure of the hook.
@@ -28,13 +33,16 @@ object keeping the event's output contract; anything else is a failure of the ho
 
 from __future__ import annotations
 
+import errno
 import json
+import math
 import os
 import re
 import signal
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import anyio
 import attrs
 
 from .._base._diagnostics import Diagnostic, DiagnosticCode, Severity
@@ -54,11 +62,16 @@ from ._nodes import (
     enforce_strict_output,
 )
 from ._process import ProcessResult, ProcessSpec, fast_path_argv, run_process, scrub_env, shell_argv
+from ._process_contract import OUT_OF_RESOURCES
 
 __all__ = ["CommandHook", "interpret_process", "timeout_diagnostic"]
 
 DEFAULT_OUTPUT_CAP = 100_000
 DRAIN_TIMEOUT = 2.0
+START_MARGIN = 0.25
+"""A hook still waiting to start (for a process slot, for descriptors) this many seconds
+before the dispatch's deadline gives up and reports that it never started, rather than
+being cancelled by that deadline without a word."""
 _ENV_REF = re.compile(r"\$\{env\.([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
@@ -92,7 +105,8 @@ class CommandHook:
     process fewer, same behaviour).
 
     Fields:
-        timeout: seconds (else the group's, else the event/dialect default).
+        timeout: seconds the process may run, from its start (else the group's, else the
+            event/dialect default); waiting for a process slot before it does not count.
         status_message: what the host may show while it runs.
         env: extra environment variables (``${env.NAME}`` expands from the parent).
         working_dir: the process's directory (relative to the project dir);
@@ -246,23 +260,67 @@ async def _run_command(
     extra_env: Mapping[str, str],
     c: HookCall,
 ) -> HandlerResult:
+    # The hook's timeout starts with its process; the wait for a process slot before it
+    # is bounded by the dispatch's own deadline (the cancel scope the session runs the
+    # handler in, or the caller's), which it leaves in time to say it never started.
+    try:
+        payload = c.payload_bytes(c.dialect.wire)
+    except (TypeError, ValueError) as exc:  # (a value set from Python that is not JSON data)
+        message = f"not started: the payload is not JSON data ({exc})"
+        return HandlerResult(
+            outcome=Outcome.ERROR,
+            reason=message,
+            diagnostics=(
+                Diagnostic(
+                    code=DiagnosticCode.PAYLOAD_UNENCODABLE,
+                    message=message,
+                    severity=Severity.ERROR,
+                ),
+            ),
+        )
+    deadline = anyio.current_effective_deadline()
     spec = ProcessSpec(
         argv=argv,
         env=_environment(extra_env, c),
         cwd=_cwd(hook, c),
-        stdin=c.payload_bytes(c.dialect.wire),
+        stdin=payload,
         timeout=c.timeout,
         kill_grace=hook.kill_grace,
         stdout_cap=hook.output_cap,
         stderr_cap=hook.output_cap,
         drain_timeout=DRAIN_TIMEOUT,
+        start_deadline=None if deadline == math.inf else deadline - START_MARGIN,
     )
-    proc = await run_process(spec, limiter=c.process_limiter)
-    if proc.launch_error is not None and fallback is not None:
+    proc = await run_process(spec, limiter=c.process_limiter, on_start=c.started)
+    if (
+        proc.launch_error is not None
+        and fallback is not None
+        and proc.launch_errno not in OUT_OF_RESOURCES
+    ):
         # The direct run could not start the program: let the shell say why, exactly
         # as it would have (exit 127 "not found", 126 "permission denied").
-        proc = await run_process(attrs.evolve(spec, argv=fallback), limiter=c.process_limiter)
-    return interpret_process(c.spec, c.dialect, proc, name=name, strict=c.strict_output)
+        proc = await run_process(
+            attrs.evolve(spec, argv=fallback), limiter=c.process_limiter, on_start=c.started
+        )
+    limit = c.process_limiter.total_tokens if c.process_limiter is not None else None
+    return interpret_process(
+        c.spec,
+        c.dialect,
+        proc,
+        name=name,
+        strict=c.strict_output,
+        process_limit=int(limit) if isinstance(limit, int) else None,
+    )
+
+
+_LAUNCH_HINTS = {
+    errno.EMFILE: (
+        " (this process's file descriptor limit, ulimit -n, is too low for the hooks"
+        " running at once: raise it, or lower max_processes)"
+    ),
+    errno.ENFILE: " (the system ran out of file descriptors)",
+    errno.EAGAIN: " (this user's process limit, ulimit -u, is reached)",
+}
 
 
 def _text(data: bytes) -> str:
@@ -299,11 +357,58 @@ def interpret_process(
     *,
     name: str = "command",
     strict: bool = False,
+    process_limit: int | None = None,
 ) -> HandlerResult:
     """Turn what a hook process did into a :class:`HandlerResult` (see the module doc).
-    ``strict``: Docker Agent's ``strict_output`` (:func:`enforce_strict_output`)."""
+    ``strict``: Docker Agent's ``strict_output`` (:func:`enforce_strict_output`).
+    ``process_limit``: how many hook processes may run at once, for the message of a
+    hook that never got to start."""
+    if proc.not_started:
+        slots = f" (all {process_limit} process slots were busy)" if process_limit else ""
+        message = (
+            f"not started: waited {proc.waited:.3g}s for a process slot{slots} and the "
+            "dispatch's deadline came first; its timeout never began"
+        )
+        return HandlerResult(
+            outcome=Outcome.ERROR,
+            diagnostics=(
+                Diagnostic(
+                    code=DiagnosticCode.NOT_STARTED, message=message, severity=Severity.ERROR
+                ),
+            ),
+            reason=message,
+        )
     diags: list[Diagnostic] = []
-    if proc.stdout_truncated:
+    code = proc.returncode
+    stdout = _text(proc.stdout)
+    unreadable = (
+        proc.stdout_truncated
+        and code == 0
+        and proc.launch_error is None
+        and not proc.timed_out
+        and stdout.lstrip().startswith("{")
+        and _json_answer(spec, dialect, stdout) is None
+    )
+    failed = unreadable and (spec.can_block or strict)
+    if unreadable:
+        # The answer was cut at the cap: whatever it decided is lost. On an event that
+        # can block (or under strict_output), that is a failure of the hook (its on_error
+        # policy applies), not "no opinion"; elsewhere the answer is dropped (never read
+        # as plain text).
+        consequence = (
+            "the hook counts as failed and its on_error policy applies"
+            if failed
+            else "its answer is ignored"
+        )
+        message = (
+            f"stdout exceeded the {len(proc.stdout)}-byte cap and the JSON answer in it was "
+            f"cut: output too large to read the decision; {consequence}"
+        )
+        severity = Severity.ERROR if failed else Severity.WARNING
+        diags.append(
+            Diagnostic(code=DiagnosticCode.STDOUT_TRUNCATED, message=message, severity=severity)
+        )
+    elif proc.stdout_truncated:
         diags.append(
             Diagnostic(
                 code=DiagnosticCode.STDOUT_TRUNCATED,
@@ -318,13 +423,18 @@ def interpret_process(
             )
         )
     if proc.launch_error is not None:
-        message = f"could not start: {proc.launch_error}"
+        message = f"could not start: {proc.launch_error}" + _LAUNCH_HINTS.get(
+            proc.launch_errno or 0, ""
+        )
         diags.append(
             Diagnostic(code=DiagnosticCode.LAUNCH_FAILED, message=message, severity=Severity.ERROR)
         )
         return HandlerResult(outcome=Outcome.ERROR, diagnostics=tuple(diags), reason=message)
     if proc.timed_out:
-        message = f"timed out after {proc.duration:.3g}s; process group killed, output discarded"
+        ran = proc.duration - proc.waited
+        message = f"timed out after {ran:.3g}s; process group killed, output discarded"
+        if proc.waited >= 0.01:
+            message += f" (it first waited {proc.waited:.3g}s for a process slot, not counted)"
         diags.append(
             Diagnostic(code=DiagnosticCode.TIMEOUT, message=message, severity=Severity.ERROR)
         )
@@ -334,8 +444,12 @@ def interpret_process(
             reason=message,
             exit_code=proc.returncode,
         )
-    code = proc.returncode
-    stdout = _text(proc.stdout)
+    if failed:
+        return HandlerResult(
+            outcome=Outcome.ERROR, exit_code=0, diagnostics=tuple(diags), reason=diags[0].message
+        )
+    if unreadable:
+        return HandlerResult(exit_code=0, diagnostics=tuple(diags))
     stderr = _text(proc.stderr).strip()
     if code == 0:
         if strict:

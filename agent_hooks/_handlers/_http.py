@@ -4,7 +4,9 @@ Needs the optional ``http`` extra (``pip install 'py-agent-hooks[http]'``, which
 brings h11); the connection itself is anyio (TCP, TLS for ``https``). Rules, as
 Claude Code defines them: 2xx with an empty body is no opinion; 2xx with a JSON
 object is the handler's answer; anything else (other body, other status,
-connection failure, timeout) is a non-blocking error with a diagnostic.
+connection failure, timeout) is a non-blocking error with a diagnostic, under the
+handler's failure policy; so is a payload that cannot be sent (a value set from
+Python that is not JSON data) and a body nested deeper than the JSON parser goes.
 ``$VAR``/``${VAR}`` in header values expand only for names in
 ``allowed_env_vars``; other references become empty strings.
 """
@@ -153,6 +155,19 @@ def _error(message: str, status: int | None = None) -> HandlerResult:
     )
 
 
+def _unsendable(url: str, exc: Exception) -> HandlerResult:
+    message = f"HTTP hook {url} not called: the payload is not JSON data ({exc})"
+    return HandlerResult(
+        outcome=Outcome.ERROR,
+        reason=message,
+        diagnostics=(
+            Diagnostic(
+                code=DiagnosticCode.PAYLOAD_UNENCODABLE, message=message, severity=Severity.ERROR
+            ),
+        ),
+    )
+
+
 @attrs.frozen(kw_only=True)
 class HttpHook:
     """A hook answered by an HTTP endpoint (Claude Code's ``type: "http"``).
@@ -191,7 +206,11 @@ class HttpHook:
                 for k, v in hook.headers.items()
             }
             try:
-                resp = await http_post(hook.url, c.payload_bytes(c.dialect.wire), headers)
+                body = c.payload_bytes(c.dialect.wire)
+            except (TypeError, ValueError) as exc:
+                return _unsendable(hook.url, exc)
+            try:
+                resp = await http_post(hook.url, body, headers)
             except (OSError, ValueError) as exc:
                 return _error(f"HTTP hook {hook.url} failed: {type(exc).__name__}: {exc}")
             except Exception as exc:  # h11 protocol errors
@@ -205,6 +224,10 @@ class HttpHook:
                 obj = json.loads(text)
             except ValueError:
                 obj = None
+            except RecursionError:
+                return _error(
+                    f"HTTP hook {hook.url} answered a body nested too deeply to read", resp.status
+                )
             if not isinstance(obj, dict):
                 return _error(
                     f"HTTP hook {hook.url} answered a body that is not a JSON object", resp.status

@@ -79,6 +79,12 @@ class KindContext:
     """The plugin's data directory (``${CLAUDE_PLUGIN_DATA}``), for plugin hooks."""
     diagnostics: list[Diagnostic] = attrs.field(factory=list, eq=False, repr=False)
     """The sink for what the factory has to say."""
+    trusts_directory: Callable[[str], bool] | None = attrs.field(default=None, eq=False, repr=False)
+    """Whether Python code under a project directory may be imported for this file's
+    ``python`` entries (the loaders answer with the trust policy: the file itself was
+    trusted as that project's file, or :meth:`~agent_hooks.TrustPolicy.trusts_directory`).
+    ``None``: no project directory is trusted; only the file's own directory (and a
+    plugin's root) are searched."""
 
     def report(
         self,
@@ -614,8 +620,10 @@ def _build(
 
 def python_kind(entry: Mapping[str, Any], ctx: KindContext) -> HandlerNode | None:
     """``{"type": "python", "callable": "package.module:function"}``: imported once, with the
-    config file's directory and the project directory searched first. Loaders only reach
-    this for trusted sources (importing project code runs it)."""
+    config file's directory and (when trusted) the project directory searched first.
+    Loaders only reach this for sources that passed the trust gate, and the project
+    directory is searched only when it is trusted too (importing project code runs it):
+    see :func:`_module_search`."""
     from ._pyref import PythonRefHook
 
     label = _entry_name("python", entry)
@@ -627,17 +635,7 @@ def python_kind(entry: Mapping[str, Any], ctx: KindContext) -> HandlerNode | Non
             severity=Severity.ERROR,
         )
         return None
-    # The config file's own directory (and a plugin's root) come first. The project
-    # directory comes first too for files inside the project (they passed the trust
-    # gate); for a file outside it, the project is searched only after sys.path, so a
-    # repository cannot shadow an installed module a user-level config names.
-    in_project = bool(
-        ctx.project_dir and ctx.config_dir and _is_within(ctx.config_dir, ctx.project_dir)
-    )
-    paths = tuple(
-        p for p in (ctx.config_dir, ctx.plugin_root, ctx.project_dir if in_project else None) if p
-    )
-    fallback = (ctx.project_dir,) if ctx.project_dir and not in_project else ()
+    paths, fallback, refused = _module_search(ctx)
     common = _common(entry, ctx, ref)
     return _build(
         "python",
@@ -647,10 +645,34 @@ def python_kind(entry: Mapping[str, Any], ctx: KindContext) -> HandlerNode | Non
             callable=ref,
             search_paths=paths,
             fallback_paths=fallback,
+            untrusted_dirs=refused,
             async_=_flag(entry, "async", ctx, label),
             **common,
         ),
     )
+
+
+def _module_search(ctx: KindContext) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """Where a ``python`` entry's module is looked for: before ``sys.path``, after it,
+    and the directories it must never come from.
+
+    The config file's own directory (and a plugin's root) come first. The project
+    directory follows the trust of the project: searched first for a file inside it
+    (which passed the project's trust gate), after ``sys.path`` for a file outside it
+    when the project is trusted (so a repository cannot shadow an installed module a
+    user-level config names), and never when it is not trusted: then no module may be
+    imported from under it at all, whichever ``sys.path`` entry leads there (the
+    working directory that ``python -m`` puts first, ``PYTHONPATH=.``).
+    """
+    first = tuple(p for p in (ctx.config_dir, ctx.plugin_root) if p)
+    project = ctx.project_dir
+    if not project:
+        return first, (), ()
+    if ctx.trusts_directory is None or not ctx.trusts_directory(project):
+        return first, (), (project,)
+    if ctx.config_dir and _is_within(ctx.config_dir, project):
+        return (*first, project), (), ()
+    return first, (project,), ()
 
 
 def _is_within(path: str, directory: str) -> bool:

@@ -21,6 +21,7 @@ from .._events._model import HookInput, HookOutput
 from .._wire._codec import encode_input, payload_bytes
 from .._wire._dialects import CLAUDE, Dialect, WireFormat
 from .._wire._outputs import is_blocking
+from ._limits import DEFAULT_SECRET_PATTERNS
 
 __all__ = [
     "Handler",
@@ -92,11 +93,17 @@ class HookCall:
     """Extra environment variables for the handler (plugin roots, ``CLAUDE_ENV_FILE``)."""
     process_limiter: anyio.CapacityLimiter | None = None
     """Bounds how many hook processes run at once."""
-    secret_env_patterns: tuple[str, ...] = ("KEY", "TOKEN", "SECRET", "PASSWORD", "APIKEY")
-    """Environment names containing any of these (case-insensitive) are withheld."""
+    secret_env_patterns: tuple[str, ...] = DEFAULT_SECRET_PATTERNS
+    """Environment variables whose name has a word ending with one of these, or whose
+    value holds a URL with a password or a private key, are withheld (see
+    ``scrub_env``)."""
     strict_output: bool = False
     """The handler's answer must keep the output contract exactly (Docker Agent's
     ``strict_output``): see :func:`enforce_strict_output`."""
+    started: Callable[[], None] | None = attrs.field(default=None, eq=False)
+    """For a node whose work begins after a wait for a shared resource (a command hook:
+    called once its process is spawned, after the wait for a process slot): the session
+    counts the handler's timeout from this call, so the wait does not spend it."""
 
     def payload(self, wire: WireFormat = "claude") -> dict[str, Any]:
         """The input as the wire dict a hook of ``wire`` receives: a fresh encoding for
@@ -105,7 +112,10 @@ class HookCall:
         return encode_input(self.input, wire)
 
     def payload_bytes(self, wire: WireFormat = "claude") -> bytes:
-        """The input as compact UTF-8 JSON for a hook's stdin."""
+        """The input as compact UTF-8 JSON for a hook's stdin or a request body: always
+        valid UTF-8 for an input that came from JSON (a lone surrogate as its ``\\uXXXX``
+        escape, any depth). A node that cannot get it (``TypeError``/``ValueError``: a
+        value set from Python that is not JSON data) has failed, never "no opinion"."""
         return payload_bytes(self.input, wire)
 
 

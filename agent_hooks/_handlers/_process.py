@@ -38,13 +38,20 @@ only (process groups).
 from __future__ import annotations
 
 import asyncio
+import functools
+import re
 from collections.abc import Mapping, Sequence
 
 import anyio
 
 from . import _process_asyncio
-from ._limits import default_process_limit
-from ._process_contract import ProcessResult, ProcessSpec, Runner
+from ._limits import (
+    ALWAYS_PASSED_ENV,
+    ALWAYS_PASSED_PREFIXES,
+    DEFAULT_SECRET_PATTERNS,
+    default_process_limit,
+)
+from ._process_contract import OnStart, ProcessResult, ProcessSpec, Runner
 from ._process_portable import run_portable
 
 try:
@@ -53,7 +60,9 @@ except ImportError:  # pragma: no cover - trio depends on sniffio: without it, o
     sniffio = None  # type: ignore[assignment]
 
 __all__ = [
+    "ALWAYS_PASSED_ENV",
     "DEFAULT_SECRET_PATTERNS",
+    "OnStart",
     "ProcessResult",
     "ProcessSpec",
     "Runner",
@@ -61,13 +70,10 @@ __all__ = [
     "fast_path_argv",
     "run_process",
     "scrub_env",
+    "secret_value",
     "select_runner",
     "shell_argv",
 ]
-
-#: Substrings (matched case-insensitively) of environment variable names that
-#: :func:`scrub_env` drops by default.
-DEFAULT_SECRET_PATTERNS: tuple[str, ...] = ("KEY", "TOKEN", "SECRET", "PASSWORD", "APIKEY")
 
 
 def _on_asyncio() -> bool:
@@ -92,8 +98,9 @@ def select_runner() -> Runner:
     :func:`agent_hooks._handlers._process_asyncio.supported`), else the portable
     anyio runner.  Asked on every call, nothing is cached: the probe is a few
     system calls (a pidfd of this process opened, watched by the loop, closed),
-    under 2% of the cheapest run, and a failure of the moment (no descriptor left)
-    only sends that one run to the portable runner.
+    under 2% of the cheapest run, and a failure of the moment only decides that one
+    run (no descriptor left for the probe keeps asyncio's own loop on the native
+    runner, which waits for descriptors itself).
     """
     if _on_asyncio() and _process_asyncio.supported(asyncio.get_running_loop()):
         return _process_asyncio.run_native
@@ -101,7 +108,10 @@ def select_runner() -> Runner:
 
 
 async def run_process(
-    spec: ProcessSpec, *, limiter: anyio.CapacityLimiter | None = None
+    spec: ProcessSpec,
+    *,
+    limiter: anyio.CapacityLimiter | None = None,
+    on_start: OnStart | None = None,
 ) -> ProcessResult:
     """Run ``spec.argv`` to completion and report what happened.
 
@@ -111,17 +121,26 @@ async def run_process(
     and its stdout and stderr are read concurrently and kept up to the caps
     (the rest is read and discarded, so memory stays bounded).
 
+    Before the start the run may wait, until ``spec.start_deadline`` (default:
+    ``spec.timeout`` seconds after the call): for a ``limiter`` slot, and when the
+    process has no file descriptor left (EMFILE, ENFILE) or the user no process
+    (EAGAIN) for them to come free, retrying the launch with short sleeps.  None of
+    this counts against ``spec.timeout``, which starts with the program.
+    ``on_start``, if given, is called once the program is started (before its timeout
+    begins); what it raises propagates once the child is killed and reaped.
+
     Failure behaviour (nothing here raises):
 
-    * the program cannot be started (``OSError`` such as ENOENT or EACCES, a
-      ``ValueError`` such as a NUL byte in ``argv``, or another
-      ``subprocess.SubprocessError``): ``launch_error`` holds the error text,
-      ``returncode`` is ``None``;
-    * ``spec.timeout`` expires (the wait for a ``limiter`` slot counts): if the
-      child is running its process group is killed (SIGTERM + ``kill_grace``
-      + SIGKILL, or SIGKILL), the child is reaped, the pipes are drained for at
-      most ``spec.drain_timeout``; ``timed_out`` is set.  The call returns within
-      about ``timeout + kill_grace + drain_timeout``;
+    * the start deadline passes while waiting for a slot: nothing is started,
+      ``not_started`` is set;
+    * the program cannot be started (``OSError`` such as ENOENT or EACCES, still
+      EMFILE at the start deadline, a ``ValueError`` such as a NUL byte in ``argv``,
+      or another ``subprocess.SubprocessError``): ``launch_error`` holds the error
+      text, ``launch_errno`` its ``errno``, ``returncode`` is ``None``;
+    * ``spec.timeout`` expires: the child's process group is killed (SIGTERM +
+      ``kill_grace`` + SIGKILL, or SIGKILL), the child is reaped, the pipes are
+      drained for at most ``spec.drain_timeout``; ``timed_out`` is set.  The call
+      returns within about ``waited + timeout + kill_grace + drain_timeout``;
     * the child exits but a descendant keeps stdout/stderr open: the pipes are
       read for at most ``spec.drain_timeout`` more seconds, then the process group
       is sent SIGKILL and the pipes are closed (this is not a timeout).  A
@@ -129,10 +148,10 @@ async def run_process(
       off.  Descendants that closed their inherited pipes are left alone;
     * the child dies from a signal: ``signal`` is its number.
 
-    ``timed_out`` means "the child was still running at the deadline" (or
-    never started because of it).  If the child had already exited and only the
-    post-exit drain was cut by the deadline, the result is not a timeout: the
-    exit status stands and the lingering descendants are killed.
+    ``timed_out`` means "the child was still running at the deadline".  If the
+    child had already exited and only the post-exit drain was cut by the deadline,
+    the result is not a timeout: the exit status stands and the lingering
+    descendants are killed.
 
     Cancellation of the caller kills the group the same way (shielded, bounded),
     reaps the child, closes every pipe, then re-raises.  In every path the pipes
@@ -146,7 +165,7 @@ async def run_process(
     The run is done by the runner :func:`select_runner` picks (see the module
     documentation); both keep this contract.
     """
-    return await select_runner()(spec, limiter)
+    return await select_runner()(spec, limiter, on_start)
 
 
 # --------------------------------------------------------------------------- #
@@ -219,19 +238,76 @@ def fast_path_argv(command: str) -> tuple[str, ...] | None:
 # --------------------------------------------------------------------------- #
 
 
+_WORD = re.compile(r"[A-Z]+[a-z]*|[a-z]+")
+"""Words of a variable name: runs of letters, split at every other character (``_``,
+digits, ``-``, ``.``) and where a lower-case letter is followed by an upper-case one
+(``apiKey2``: ``api``, ``Key``)."""
+
+_URL_CREDENTIALS = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^\s/?#@:]*:[^\s/?#@]+@")
+"""A URL with a password in its user information: ``postgres://app:hunter2@db/prod``,
+``redis://:hunter2@cache``, ``https://user:token@proxy:3128``."""
+
+_PEM_PRIVATE_KEY = re.compile(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----")
+
+
+@functools.lru_cache(maxsize=4096)
+def _secret_name(name: str, needles: tuple[str, ...]) -> bool:
+    """Whether ``name`` is withheld under the upper-cased ``needles`` (see :func:`scrub_env`)."""
+    upper = name.upper()
+    if upper in ALWAYS_PASSED_ENV or upper.startswith(ALWAYS_PASSED_PREFIXES):
+        return False
+    words = [w.upper() for w in _WORD.findall(name)]
+    for needle in needles:
+        if not (needle.isascii() and needle.isalpha()):
+            if needle in upper:
+                return True
+            continue
+        plural = needle + "S"
+        if any(w.endswith(needle) or w.endswith(plural) for w in words):
+            return True
+    return False
+
+
+def secret_value(value: str) -> bool:
+    """Whether an environment value holds a credential whatever its name: a URL with a
+    password in it (``scheme://user:password@host``) or a PEM private key."""
+    return ("://" in value and _URL_CREDENTIALS.search(value) is not None) or (
+        "-----BEGIN" in value and _PEM_PRIVATE_KEY.search(value) is not None
+    )
+
+
 def scrub_env(
     environ: Mapping[str, str], patterns: Sequence[str] = DEFAULT_SECRET_PATTERNS
 ) -> dict[str, str]:
     """Return a copy of ``environ`` without the variables that look secret.
 
-    A variable is dropped when its name contains any of ``patterns`` as a
-    substring, case-insensitively (``OPENAI_API_KEY``, ``GITHUB_TOKEN``,
-    ``my_secret``).  This is deliberately broad (``MONKEY`` goes too).  Values
-    are not inspected.  An empty pattern would drop everything and is ignored.
+    The rule, exactly:
+
+    * a name is cut into words at every character that is not an ASCII letter (``_``,
+      digits, ``-``, ``.``) and where a lower-case letter is followed by an upper-case
+      one (``apiKey2``: ``api``, ``Key``); words and patterns are compared upper-cased;
+    * the variable is withheld when one of its words *ends with* a pattern, or with the
+      pattern followed by ``S``: ``OPENAI_API_KEY``, ``GH_PAT``, ``NPM_AUTH``,
+      ``DB_PASSWD``, ``AWS_CREDENTIALS``, ``PRIVATE_PEM``, ``PGPASSWORD`` and
+      ``GITHUBTOKEN`` go, while ``PATH``, ``PATHEXT``, ``GIT_AUTHOR_NAME``,
+      ``XAUTHORITY``, ``KEYBOARD`` and ``TOKENIZERS_PARALLELISM`` stay (no word of
+      theirs ends with a pattern).  A pattern that is not made of ASCII letters only
+      (``API_KEY``, ``K8S``) is matched as a substring of the upper-cased name instead;
+    * whatever its name, a variable is withheld when its value holds a URL with a
+      password (``scheme://user:password@...``, as in ``DATABASE_URL`` or an
+      authenticated proxy) or a PEM private key (``-----BEGIN ... PRIVATE KEY-----``);
+    * never withheld, whatever the patterns: ``PATH``, ``HOME``, ``LANG``,
+      ``CLAUDE_PROJECT_DIR``, ``CLAUDE_ENV_FILE``, the other names of
+      :data:`ALWAYS_PASSED_ENV` (``SSH_AUTH_SOCK``, ``GOPRIVATE``...) and every
+      ``LC_*`` and ``XDG_*`` variable.
+
+    An empty pattern is ignored; with no pattern at all only values are inspected.
+    To give one hook a variable this withholds, name it in the hook's own ``env``
+    (``env={"DATABASE_URL": "${env.DATABASE_URL}"}``).
     """
     needles = tuple(p.upper() for p in patterns if p)
     return {
         name: value
         for name, value in environ.items()
-        if not any(needle in name.upper() for needle in needles)
+        if not (_secret_name(name, needles) or secret_value(value))
     }

@@ -49,6 +49,7 @@ by :func:`agent_hooks._handlers._process.select_runner`.
 from __future__ import annotations
 
 import asyncio
+import errno
 import os
 import signal
 import subprocess
@@ -59,12 +60,16 @@ import anyio.lowlevel
 
 from ._process_contract import (
     CHUNK,
-    LAUNCH_ERRORS,
+    LIVE_RUNS,
     REAP_TIMEOUT,
     Capture,
+    OnStart,
     ProcessResult,
     ProcessSpec,
+    describe_launch_error,
     killpg,
+    launch_with_retries,
+    wait_until,
 )
 
 __all__ = ["run_native", "supported"]
@@ -85,14 +90,22 @@ def supported(loop: asyncio.AbstractEventLoop) -> bool:
     """Whether :func:`run_native` works on ``loop`` here (pidfds, ``add_reader``).
 
     A pidfd of this process is opened, watched by ``loop`` and closed: a few system
-    calls, cheap enough to ask before every run.
+    calls, cheap enough to ask before every run.  When no descriptor is left for the
+    probe (EMFILE, ENFILE), the platform has pidfds all the same, and asyncio's own
+    selector loop watches descriptors: the answer is yes for that loop, since this
+    runner copes with the shortage itself (it waits for descriptors before the spawn
+    and polls an exit it gets no pidfd for), where asyncio's subprocesses, which the
+    portable runner uses, would fail after the fork (Python 3.12+ opens a pidfd per
+    child).  Other loops go to the portable runner for that run.
     """
     if not hasattr(os, "pidfd_open"):  # pragma: no cover - Linux test machine
         return False
     try:
         pidfd = os.pidfd_open(os.getpid())
-    except OSError:  # pragma: no cover - kernel older than 5.3, seccomp...
-        return False
+    except OSError as exc:  # (kernel older than 5.3, seccomp...: not supported)
+        return exc.errno in (errno.EMFILE, errno.ENFILE) and isinstance(
+            loop, asyncio.SelectorEventLoop
+        )
     try:
         loop.add_reader(pidfd, _noop)
         loop.remove_reader(pidfd)
@@ -177,8 +190,12 @@ class _Run:
 
     # ----------------------------------------------------------------- spawn
 
-    def spawn(self) -> str | None:
-        """Start the child with its three pipes; return the launch error text, if any."""
+    def spawn(self) -> None:
+        """Start the child with its three pipes.
+
+        Raises what :class:`subprocess.Popen` or ``os.pipe`` raised when the program
+        cannot be started, with every descriptor of this run closed again.
+        """
         spec = self.spec
         theirs: list[int] = []
         try:
@@ -197,12 +214,16 @@ class _Run:
                 env=spec.env,
                 start_new_session=True,
             )
-        except LAUNCH_ERRORS as exc:
-            return str(exc) or type(exc).__name__
+        except BaseException:
+            self.close_stdin()
+            self._close_pipe(self.out)
+            self._close_pipe(self.err)
+            raise
         finally:
             for fd in theirs:  # the child has its copies
                 os.close(fd)
         self.pid = self.popen.pid
+        LIVE_RUNS.add(self)
         os.set_blocking(self.stdin_fd, False)
         os.set_blocking(self.out.fd, False)
         os.set_blocking(self.err.fd, False)
@@ -402,17 +423,21 @@ class _Run:
         self._stop_exit_watch()
         if self.drain_timer is not None:
             self.drain_timer.cancel()
+        LIVE_RUNS.discard(self)
 
 
 def _result(
     start: float,
+    started: float | None,
     loop: asyncio.AbstractEventLoop,
     run: _Run | None,
     *,
     timed_out: bool = False,
-    launch_error: str | None = None,
+    launch_error: BaseException | None = None,
 ) -> ProcessResult:
+    end = loop.time()
     returncode = run.returncode if run is not None else None
+    text, number = describe_launch_error(launch_error) if launch_error is not None else (None, None)
     return ProcessResult(
         returncode=returncode,
         signal=-returncode if returncode is not None and returncode < 0 else None,
@@ -421,39 +446,56 @@ def _result(
         stdout_truncated=run.out.truncated if run is not None else False,
         stderr_truncated=run.err.truncated if run is not None else False,
         timed_out=timed_out,
-        launch_error=launch_error,
-        duration=loop.time() - start,
+        launch_error=text,
+        duration=end - start,
+        waited=(end if started is None else started) - start,
+        not_started=run is None and launch_error is None,
+        launch_errno=number,
     )
 
 
-async def run_native(spec: ProcessSpec, limiter: anyio.CapacityLimiter | None) -> ProcessResult:
+async def run_native(
+    spec: ProcessSpec, limiter: anyio.CapacityLimiter | None, on_start: OnStart | None = None
+) -> ProcessResult:
     """:func:`~agent_hooks._handlers._process.run_process` on asyncio (see the module documentation)."""
     loop = asyncio.get_running_loop()
-    start = loop.time()
-    deadline = start + spec.timeout
+    start = loop.time()  # (anyio's clock on asyncio)
+    until = wait_until(spec, start)
     acquired = False
     if limiter is not None:
         try:
             limiter.acquire_nowait()
             acquired = True
         except anyio.WouldBlock:
-            with anyio.CancelScope(deadline=deadline):
+            with anyio.CancelScope(deadline=until):
                 await limiter.acquire()
                 acquired = True
     try:
-        if (limiter is not None and not acquired) or loop.time() >= deadline:
-            return _result(start, loop, None, timed_out=True)  # never started
+        if limiter is not None and not acquired:
+            return _result(start, None, loop, None)  # never started
         await anyio.lowlevel.checkpoint_if_cancelled()  # a cancelled caller spawns nothing
-        run = _Run(loop, spec)
+
+        async def attempt() -> _Run:
+            run = _Run(loop, spec)
+            try:
+                run.spawn()
+            except BaseException:
+                await run.clean_up()  # (kills the child if it was started after all)
+                raise
+            return run
+
+        launched, started = await launch_with_retries(attempt, until)
+        if isinstance(launched, Exception):
+            return _result(start, started, loop, None, launch_error=launched)
+        run = launched
         timed_out = False
         try:
-            launch_error = run.spawn()
-            if launch_error is not None:
-                return _result(start, loop, None, launch_error=launch_error)
-            timed_out = await run.supervise(deadline)
+            if on_start is not None:
+                on_start()
+            timed_out = await run.supervise(loop.time() + spec.timeout)
         finally:
             await run.clean_up()
-        return _result(start, loop, run, timed_out=timed_out)
+        return _result(start, started, loop, run, timed_out=timed_out)
     finally:
         if acquired:
             assert limiter is not None

@@ -12,6 +12,10 @@ the backend: that way the write end can be closed at any moment on both backends
 even while a descendant holds the read end and never reads it (an asyncio pipe
 transport with unsent data would stay open).
 
+Spawns are made one at a time per event loop (trio spawns in worker threads, and each
+spawn holds eight descriptors for a moment), as the asyncio-native runner makes them
+anyway.
+
 Needs ``anyio.wait_writable`` and ``anyio.notify_closing`` (anyio >= 4.7).  POSIX
 only (process groups).
 """
@@ -29,12 +33,16 @@ import anyio.lowlevel
 
 from ._process_contract import (
     CHUNK,
-    LAUNCH_ERRORS,
+    LIVE_RUNS,
     REAP_TIMEOUT,
     Capture,
+    OnStart,
     ProcessResult,
     ProcessSpec,
+    describe_launch_error,
     killpg,
+    launch_with_retries,
+    wait_until,
 )
 
 __all__ = ["run_portable"]
@@ -263,53 +271,97 @@ async def _close(process: anyio.abc.Process) -> None:
     await anyio.lowlevel.checkpoint()
 
 
-async def run_portable(spec: ProcessSpec, limiter: anyio.CapacityLimiter | None) -> ProcessResult:
+_SPAWNING: anyio.lowlevel.RunVar[anyio.Lock] = anyio.lowlevel.RunVar("agent_hooks spawning")
+"""One spawn at a time per event loop.  A spawn holds eight descriptors for a moment (its
+three pipes, both ends, and the one ``subprocess`` reports exec errors through), and
+trio spawns in worker threads, so that without this lock a burst of hooks held eight
+per hook being spawned, twice what the running hooks hold.  It also makes a launch
+that finds no descriptor left a fact about the runs already started, which
+:func:`~agent_hooks._handlers._process_contract.launch_with_retries` waits for."""
+
+
+def _spawning() -> anyio.Lock:
+    lock = _SPAWNING.get(None)
+    if lock is None:
+        lock = anyio.Lock()
+        _SPAWNING.set(lock)
+    return lock
+
+
+async def _open(spec: ProcessSpec, stdin: _StdinPipe) -> anyio.abc.Process:
+    """Spawn the child with ``stdin``'s read end as its stdin (closed here afterwards).
+
+    Shielded: a spawn cancelled half-way (asyncio connects the pipes after the fork)
+    would leave a child we hold no handle on, hence cannot kill as a group nor reap.
+    Spawning is short; a deadline or cancellation that arrives meanwhile is seen at the
+    next checkpoint, with the process in hand.
+    """
+    try:
+        with anyio.CancelScope(shield=True):
+            process = await anyio.open_process(
+                list(spec.argv),
+                stdin=stdin.read_fd,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                cwd=spec.cwd,
+                env=dict(spec.env),
+                start_new_session=True,
+            )
+    finally:
+        stdin.close_read()  # the child has its copy
+    return process
+
+
+async def run_portable(
+    spec: ProcessSpec, limiter: anyio.CapacityLimiter | None, on_start: OnStart | None = None
+) -> ProcessResult:
     """:func:`~agent_hooks._handlers._process.run_process` with anyio's process API."""
     start = anyio.current_time()
+    until = wait_until(spec, start)
+    started = start
     state = _State(spec)
     process: anyio.abc.Process | None = None
     launch_error: str | None = None
+    launch_errno: int | None = None
     timed_out = False
     acquired = False
     stdin: _StdinPipe | None = None
     try:
-        with anyio.move_on_after(spec.timeout):
-            if limiter is not None:
-                await limiter.acquire()
-                acquired = True
-            await anyio.lowlevel.checkpoint_if_cancelled()  # deadline already past: no spawn
+        if limiter is not None:
             try:
-                stdin = _StdinPipe()
-                # Shielded: a spawn cancelled half-way (asyncio connects the
-                # pipes after the fork) would leave a child we hold no handle
-                # on, hence cannot kill as a group nor reap.  Spawning is
-                # short; a deadline or cancellation that arrives meanwhile is
-                # seen at the next checkpoint, with the process in hand.
-                try:
-                    with anyio.CancelScope(shield=True):
-                        process = await anyio.open_process(
-                            list(spec.argv),
-                            stdin=stdin.read_fd,
-                            stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE,
-                            cwd=spec.cwd,
-                            env=dict(spec.env),
-                            start_new_session=True,
-                        )
-                finally:
-                    stdin.close_read()  # the child has its copy
-            except LAUNCH_ERRORS as exc:
-                launch_error = str(exc) or type(exc).__name__
+                limiter.acquire_nowait()
+                acquired = True
+            except anyio.WouldBlock:
+                with anyio.CancelScope(deadline=until):
+                    await limiter.acquire()
+                    acquired = True
+        if limiter is None or acquired:
+            await anyio.lowlevel.checkpoint_if_cancelled()  # a cancelled caller spawns nothing
+
+            async def attempt() -> tuple[anyio.abc.Process, _StdinPipe]:
+                async with _spawning():
+                    pipe = _StdinPipe()
+                    try:
+                        return await _open(spec, pipe), pipe
+                    except BaseException:
+                        pipe.close()
+                        raise
+
+            launched, started = await launch_with_retries(attempt, until)
+            if isinstance(launched, Exception):
+                launch_error, launch_errno = describe_launch_error(launched)
             else:
-                assert process is not None  # (a shielded scope swallows nothing)
-                await _supervise(process, stdin, spec, state)
-        if process is None:
-            # Deadline hit while waiting for the limiter (or before spawning).
-            timed_out = launch_error is None
-        elif not state.exited:
+                process, stdin = launched
+                LIVE_RUNS.add(state)
+        if process is not None:
             assert stdin is not None
-            timed_out = True
-            await _kill_and_drain(process, stdin, spec, state)
+            if on_start is not None:
+                on_start()
+            with anyio.move_on_after(spec.timeout):
+                await _supervise(process, stdin, spec, state)
+            if not state.exited:
+                timed_out = True
+                await _kill_and_drain(process, stdin, spec, state)
     finally:
         if stdin is not None:
             stdin.close()
@@ -324,10 +376,14 @@ async def run_portable(spec: ProcessSpec, limiter: anyio.CapacityLimiter | None)
                     # The child is gone but descendants in its group still hold
                     # a pipe after the drain period (or at the deadline).
                     killpg(process.pid, signal.SIGKILL)
-                await _close(process)
+                try:
+                    await _close(process)
+                finally:
+                    LIVE_RUNS.discard(state)
             if acquired and limiter is not None:
                 limiter.release()
 
+    end = anyio.current_time()
     returncode = process.returncode if process is not None else None
     return ProcessResult(
         returncode=returncode,
@@ -338,5 +394,8 @@ async def run_portable(spec: ProcessSpec, limiter: anyio.CapacityLimiter | None)
         stderr_truncated=state.err.truncated,
         timed_out=timed_out,
         launch_error=launch_error,
-        duration=anyio.current_time() - start,
+        duration=end - start,
+        waited=(started if process is not None or launch_error is not None else end) - start,
+        not_started=process is None and launch_error is None,
+        launch_errno=launch_errno,
     )

@@ -9,6 +9,10 @@ decoded leniently (both key spellings, the Claude Agent SDK's ``continue_`` and
 Wire formats: ``claude`` (PascalCase event names, camelCase answer keys,
 ``hookSpecificOutput``) and ``docker`` (snake_case everywhere,
 ``hook_specific_output``). Input payload keys are snake_case in both.
+
+Whatever the JSON parser accepted can be written back (:mod:`._json`): a lone
+surrogate travels as its ``\\uXXXX`` escape, nesting of any depth is handled without
+recursion, and a payload's bytes are always valid UTF-8 JSON.
 """
 
 from __future__ import annotations
@@ -26,7 +30,16 @@ from .._events._capabilities import CAPABILITIES, EventSpec
 from .._events._model import HookInput, HookOutput
 from .._events._names import HookEvent, parse_event
 from ._dialects import Dialect, WireFormat, get_dialect
-from ._fields import FieldCodec, WireBadValue, convert, field_codecs, to_json
+from ._fields import (
+    FieldCodec,
+    WireBadValue,
+    convert,
+    field_codecs,
+    json_type_name,
+    short_repr,
+    to_json,
+)
+from ._json import dump_bytes
 
 __all__ = [
     "DecodedInput",
@@ -166,16 +179,33 @@ def encode_input(
 
 
 def payload_bytes(input: HookInput[Any], dialect: Dialect | WireFormat | str = "claude") -> bytes:
-    """``encode_input`` as compact UTF-8 JSON, ready for a hook's stdin."""
-    return json.dumps(
-        encode_input(input, dialect), separators=(",", ":"), ensure_ascii=False
-    ).encode("utf-8")
+    """``encode_input`` as compact UTF-8 JSON, ready for a hook's stdin.
+
+    Always valid UTF-8 JSON for a payload that came from JSON: a lone surrogate
+    (``"\\ud800"`` in the harness's payload) is written as that same escape, nesting is
+    handled at any depth, ``NaN`` and the infinities become ``null``.
+
+    Raises:
+        TypeError, ValueError: a value set from Python is not JSON data (an object of
+            another type, a container holding itself).
+    """
+    return dump_bytes(encode_input(input, dialect))
 
 
 def _load_json(data: bytes | str) -> Any:
     if isinstance(data, bytes):
         data = data.decode("utf-8", errors="replace")
-    return json.loads(data)
+    try:
+        return json.loads(data)
+    except RecursionError:
+        raise _TooDeep() from None
+
+
+class _TooDeep(ValueError):
+    """JSON nested deeper than Python's parser goes (its recursion limit)."""
+
+    def __init__(self) -> None:
+        super().__init__("nested too deeply to read (deeper than Python's JSON parser goes)")
 
 
 @functools.cache
@@ -206,7 +236,9 @@ def decode_input(
     if isinstance(data, (bytes, str)):
         try:
             obj = _load_json(data)
-        except (ValueError, RecursionError) as exc:  # RecursionError: nested too deeply
+        except _TooDeep as exc:
+            raise InvalidPayloadError(f"payload is {exc}") from None
+        except ValueError as exc:
             raise InvalidPayloadError(f"payload is not valid JSON ({exc})") from None
     else:
         obj = data
@@ -397,35 +429,48 @@ _NO_ANSWER: Any = object()
 """What ``_parse_answer`` returns for an empty or unparsable answer (JSON ``null`` is ``None``)."""
 
 
-def _parse_answer(data: bytes | str | Mapping[str, Any] | None, diags: list[Diagnostic]) -> Any:
+def _parse_answer(data: object, diags: list[Diagnostic]) -> Any:
+    """The JSON value of an answer: ``data`` parsed when it is text or bytes, as it is
+    when it is parsed already; :data:`_NO_ANSWER` for ``None``, blank text and text that
+    does not parse (with a diagnostic)."""
     if data is None:
         return _NO_ANSWER
     if isinstance(data, Mapping):
         return dict(data)
-    text = data.decode("utf-8", errors="replace") if isinstance(data, bytes) else data
+    if isinstance(data, (bytes, bytearray, memoryview)):
+        text = bytes(data).decode("utf-8", errors="replace")
+    elif isinstance(data, str):
+        text = data
+    else:
+        return data  # parsed already: an array, a number, a boolean
     if not text.strip():
         return _NO_ANSWER
     try:
-        return json.loads(text)
-    except (ValueError, RecursionError) as exc:  # RecursionError: nested too deeply
+        return _load_json(text)
+    except _TooDeep as exc:
+        diags.append(_diag(DiagnosticCode.MALFORMED_JSON, f"output is {exc}", "$"))
+    except ValueError as exc:
         diags.append(_diag(DiagnosticCode.MALFORMED_JSON, f"output is not valid JSON: {exc}", "$"))
-        return _NO_ANSWER
+    return _NO_ANSWER
 
 
 def decode_output(
     event: HookEvent | str,
-    data: bytes | str | Mapping[str, Any] | None,
+    data: bytes | str | Mapping[str, Any] | object,
     *,
     dialect: Dialect | WireFormat | str = "claude",
 ) -> DecodedOutput[HookOutput]:
     """Decode a handler's answer for ``event``. Never raises on bad answers.
 
-    Accepts bytes, text or an already-parsed mapping; both key spellings; the
-    SDK's ``continue_``/``async_``; ``asyncTimeout`` in milliseconds;
-    PreToolUse's deprecated ``decision: approve|block``. Empty input means no
-    opinion (``output`` None, no diagnostic). Wrong types, invalid values,
-    unknown keys, fields the event does not honour and a ``hookEventName`` of
-    another event each produce a diagnostic and are ignored; valid siblings stay.
+    Accepts bytes, text, an already-parsed mapping or any other parsed JSON value
+    (which, not being an object, is a ``not_object`` diagnostic); both key spellings;
+    the SDK's ``continue_``/``async_``; ``asyncTimeout`` in milliseconds;
+    PreToolUse's deprecated ``decision: approve|block``. Empty input (``None``, blank
+    text) means no opinion (``output`` None, no diagnostic). Text that does not parse,
+    nested deeper than the JSON parser goes included, is a ``malformed_json``
+    diagnostic. Wrong types, invalid values, unknown keys, fields the event does not
+    honour and a ``hookEventName`` of another event each produce a diagnostic and are
+    ignored; valid siblings stay.
     """
     ev = parse_event(event)
     spec = CAPABILITIES[ev]
@@ -438,7 +483,7 @@ def decode_output(
         diags.append(
             _diag(
                 DiagnosticCode.NOT_OBJECT,
-                f"output must be a JSON object, got {type(obj).__name__ if obj is not None else 'null'}",
+                f"output must be a JSON object, got {json_type_name(obj)}",
                 "$",
             )
         )
@@ -494,7 +539,10 @@ def foreign_keys(
     """Keys of an answer that are known but not spelled as its wire format spells them
     (``hookSpecificOutput`` or ``systemMessage`` in a docker answer, the SDK's
     ``continue_``): :func:`decode_output` accepts them, Docker Agent's ``strict_output``
-    does not. Unknown keys are :func:`decode_output`'s to report."""
+    does not. Unknown keys are :func:`decode_output`'s to report, and so is an answer
+    that is not an object (none here)."""
+    if not isinstance(obj, Mapping):
+        return []
     ev = parse_event(event)
     wire = _wire_of(dialect)
     index = _index(ev)
@@ -544,7 +592,8 @@ def _decode_specific(
                 diags.append(
                     _diag(
                         DiagnosticCode.MISMATCHED_OUTPUT,
-                        f"hookSpecificOutput is for {named!r}, not {spec.event.value}; its fields were ignored",
+                        f"hookSpecificOutput is for {short_repr(named)}, not {spec.event.value}; "
+                        "its fields were ignored",
                         f"{path}.{key}",
                     )
                 )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import collections.abc
 import functools
+import reprlib
 import types
 import typing
 from typing import Any, Literal, Union
@@ -24,6 +25,7 @@ __all__ = [
     "WireBadValue",
     "field_codecs",
     "json_type_name",
+    "short_repr",
     "snake_to_camel",
 ]
 
@@ -196,7 +198,7 @@ def convert(
     elif kind == "literal":
         if value in t.values and type(value) in {type(v) for v in t.values}:
             return value
-        raise WireBadValue(f"expected {t.describe()}, got {value!r}", invalid_value=True)
+        raise WireBadValue(f"expected {t.describe()}, got {short_repr(value)}", invalid_value=True)
     elif kind == "map":
         if isinstance(value, dict):
             (vt,) = t.values
@@ -268,7 +270,7 @@ def decode_object(
         else:
             if fc.required:
                 raise WireBadValue(f"missing required key {fc.key(wire)!r}")
-    unknown = sorted(value.keys() - index.known)
+    unknown = sorted(value.keys() - index.known, key=str)
     if unknown and not output and notes is not None:
         # inputs tolerate keys a newer harness added to nested objects, and say so
         notes.extend(f"{k!r} in {cls.__name__}" for k in unknown)
@@ -296,36 +298,127 @@ class SavedText(str):
 
 
 def to_json(value: Any, *, wire: str, output: bool) -> Any:
-    """Turn a Python field value into JSON data (attrs instances by their wire keys)."""
+    """Turn a Python field value into JSON data (attrs instances by their wire keys).
+
+    Dicts and lists are new at every depth, so the result shares none with ``value``.
+    Any depth: a value is as deep as the JSON parser that read it allowed, whatever
+    recursion the caller has left. The first :data:`_RECURSION_DEPTH` levels are
+    converted by recursion (fast), the rest with an explicit stack.
+
+    Raises:
+        ValueError: ``value`` holds itself (JSON data cannot).
+    """
+    return _to_json(value, wire, output, 0)
+
+
+_RECURSION_DEPTH = 64
+"""Levels :func:`to_json` converts by recursion before it goes on with a stack (each
+level is at most two frames, well inside any caller's recursion limit)."""
+
+
+def _to_json(value: Any, wire: str, output: bool, depth: int) -> Any:
     t = type(value)
     if t in _SCALARS:
         return value
     if t is SavedText:
         return value.full
+    if depth >= _RECURSION_DEPTH:
+        return _to_json_deep(value, wire, output)
+    depth += 1
     if t is dict:
         return {
-            str(k): v if type(v) in _SCALARS else to_json(v, wire=wire, output=output)
+            str(k): v if type(v) in _SCALARS else _to_json(v, wire, output, depth)
             for k, v in value.items()
         }
-    if value is None or isinstance(value, (str, int, float, bool)):
+    if isinstance(value, (str, int, float, bool)):
         return value
     if attrs.has(t):
         return {
-            fc.key(wire): to_json(getattr(value, fc.name), wire=wire, output=output)
-            for fc in field_codecs(type(value), output)
-            if getattr(value, fc.name) is not None
+            fc.key(wire): _to_json(v, wire, output, depth)
+            for fc in field_codecs(t, output)
+            if (v := getattr(value, fc.name)) is not None
         }
     if isinstance(value, collections.abc.Mapping):
         return {
-            str(k): v if type(v) in _SCALARS else to_json(v, wire=wire, output=output)
+            str(k): v if type(v) in _SCALARS else _to_json(v, wire, output, depth)
             for k, v in value.items()
         }
     if isinstance(value, (list, tuple)):
-        return [v if type(v) in _SCALARS else to_json(v, wire=wire, output=output) for v in value]
+        return [v if type(v) in _SCALARS else _to_json(v, wire, output, depth) for v in value]
     return value
 
 
+def _to_json_deep(value: Any, wire: str, output: bool) -> Any:
+    """:func:`to_json` with an explicit stack instead of recursion."""
+    top: list[Any] = [None]
+    # Each entry: (a value, the container its JSON goes into, its key or index there), or
+    # the id of a container whose contents are all converted.
+    todo: list[tuple[Any, Any, Any] | int] = [(value, top, 0)]
+    open_ids: set[int] = set()  # containers around the value being converted
+    while todo:
+        entry = todo.pop()
+        if isinstance(entry, int):
+            open_ids.discard(entry)
+            continue
+        item, into, key = entry
+        into[key] = _fresh(item, wire, output, todo, open_ids)
+    return top[0]
+
+
+def _fresh(
+    item: Any,
+    wire: str,
+    output: bool,
+    todo: list[tuple[Any, Any, Any] | int],
+    open_ids: set[int],
+) -> Any:
+    """One value of :func:`_to_json_deep`: a scalar as it is, or a new container whose
+    non-scalar members are put on ``todo`` to be converted in place."""
+    t = type(item)
+    if t in _SCALARS:
+        return item
+    if t is SavedText:
+        return item.full
+    if isinstance(item, (str, int, float, bool)):
+        return item
+    fresh: dict[str, Any] | list[Any]
+    if attrs.has(t):
+        fresh = {
+            fc.key(wire): v
+            for fc in field_codecs(t, output)
+            if (v := getattr(item, fc.name)) is not None
+        }
+        members: Any = fresh.items()
+    elif isinstance(item, collections.abc.Mapping):
+        fresh = {str(k): v for k, v in item.items()}
+        members = fresh.items()
+    elif isinstance(item, (list, tuple)):
+        fresh = list(item)
+        members = enumerate(fresh)
+    else:
+        return item
+    ident = id(item)
+    if ident in open_ids:
+        raise ValueError(f"a {t.__name__} that holds itself is not JSON data")
+    open_ids.add(ident)
+    todo.append(ident)  # popped once every member below it is done
+    todo.extend((v, fresh, k) for k, v in members if type(v) not in _SCALARS)
+    return fresh
+
+
 _SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
+_SHORT = reprlib.Repr()
+_SHORT.maxlevel = 4
+_SHORT.maxstring = _SHORT.maxother = 200
+_SHORT.maxdict = _SHORT.maxlist = _SHORT.maxtuple = 8
+
+
+def short_repr(value: object) -> str:
+    """``repr(value)`` for a message: nesting, long strings and long containers cut
+    (a value from a hook may be deeper than ``repr`` can go)."""
+    return _SHORT.repr(value)
 
 
 def json_type_name(value: object) -> str:

@@ -17,7 +17,7 @@ from .._base._diagnostics import Diagnostic, DiagnosticCode, Severity
 from .._events._capabilities import EventSpec, Exit2
 from .._events._model import HookOutput, Merge
 from .._events._names import HookEvent
-from ._fields import FieldCodec, TypeDesc, field_codecs
+from ._fields import FieldCodec, TypeDesc, field_codecs, short_repr
 
 __all__ = [
     "MESSAGE_FIELDS",
@@ -256,7 +256,7 @@ def check_output(
             Diagnostic(
                 code=DiagnosticCode.INVALID_VALUE,
                 message=(
-                    f"{fc.name} = {getattr(output, fc.name)!r} is not {fc.type.describe()}"
+                    f"{fc.name} = {short_repr(getattr(output, fc.name))} is not {fc.type.describe()}"
                     + (" or None" if fc.type.nullable else "")
                 ),
                 severity=Severity.ERROR,

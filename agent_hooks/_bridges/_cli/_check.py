@@ -87,8 +87,10 @@ def register(subparsers: Any) -> None:
         help="trust the project's hook files as they are now",
         description="Grant persistent trust to the current content of the project's hook files "
         "(.claude/settings*.json, .deepagents/hooks.json, .codex/*, .hel/hooks.json and --config "
-        "files inside the project). Editing a file revokes its trust. When a file cannot be read "
-        "or parsed, nothing is trusted (exit 1, with the error).",
+        "files). A --config file is trusted for the project it lies in: the project directory, "
+        "else the nearest directory above the file with .git, .claude/, .codex/, .deepagents/ "
+        "or .hel/. Editing a file revokes its trust. When a file cannot be read or parsed, "
+        "nothing is trusted (exit 1, with the error).",
     )
     trust.add_argument("--project-dir", metavar="DIR", help="the project root (default: .)")
     trust.add_argument(
@@ -96,7 +98,7 @@ def register(subparsers: Any) -> None:
         action="append",
         default=[],
         metavar="PATH",
-        help="another project file to trust",
+        help="another hook file to trust, for the project it lies in (repeatable)",
     )
     _trust_options(trust)
     trust.add_argument("--revoke", action="store_true", help="forget every grant of the project")
@@ -437,7 +439,12 @@ def run_trust(args: argparse.Namespace) -> int:
 
 def _trust(args: argparse.Namespace) -> int:
     from ..._base._diagnostics import Severity
-    from ..._config._common import inspection_kinds, is_inside, read_bytes, relative_to_project
+    from ..._config._common import (
+        file_project,
+        inspection_kinds,
+        read_bytes,
+        relative_to_project,
+    )
     from ..._config._discover import project_hook_files
     from ..._config._load import load
     from ..._config._trust import TrustStore, TrustStoreError
@@ -455,40 +462,53 @@ def _trust(args: argparse.Namespace) -> int:
             return 1
         print(f"Revoked every trust grant of {project} (store: {store.path}).")
         return 0
-    paths: list[str] = [os.path.join(project, rel) for rel in project_hook_files(project)]
+    # Each file is trusted for the project it belongs to, as the loaders decide it: the
+    # project directory for its own files, else the project around the file (a
+    # --config file in another repository is that repository's file).
+    roots: dict[str, list[str]] = {
+        project: [os.path.join(project, rel) for rel in project_hook_files(project)]
+    }
     for extra in args.config:
-        if not is_inside(extra, project):
-            print(f"agent-hooks trust: {extra} is not inside {project}; skipped", file=sys.stderr)
+        root = file_project(extra, project)
+        if root is None:
+            print(
+                f"agent-hooks trust: {extra} is not inside {project} nor in any other project "
+                "(no .git, .claude/, .codex/, .deepagents/ or .hel/ above it): it needs no "
+                "trust; skipped",
+                file=sys.stderr,
+            )
             continue
+        paths = roots.setdefault(os.path.abspath(root), [])
         if os.path.abspath(extra) not in paths:
             paths.append(os.path.abspath(extra))
-    if not paths:
+    if not any(roots.values()):
         print(f"No project hook files in {project}; nothing to trust.")
         return 0
-    files: dict[str, str] = {}
-    listings: dict[str, list[str]] = {}
+    files: dict[str, dict[str, str]] = {}
+    listings: dict[tuple[str, str], list[str]] = {}
     refused: list[str] = []
     warnings: list[str] = []
     inspect = inspection_kinds()  # listing a file must not import the code it names
-    for path in paths:
-        try:
-            data = read_bytes(path)
-        except OSError as exc:
-            refused.append(f"cannot read {path}: {exc.strerror or exc}")
-            continue
-        rel = relative_to_project(path, project)
-        config = load(path, project_dir=project, trust=True, data=data, kinds=inspect)
-        status = config.files[0].status if config.files else "unreadable"
-        if status in ("invalid", "unreadable"):
-            # A hash of a file that does not parse would trust content nobody reviewed
-            # as hooks (and that the loaders skip): refuse, say why.
-            why = [str(d) for d in config.errors] or [f"{path}: {status}"]
-            refused.append(f"{path} does not parse, so it was not trusted: " + "; ".join(why))
-            continue
-        compiled = HookRegistry(sources=config.sources).compile()
-        warnings += [str(d) for d in compiled.diagnostics if d.severity is Severity.ERROR]
-        files[rel] = TrustStore.digest(data)
-        listings[rel] = _describe(config)
+    for root, paths in roots.items():
+        for path in paths:
+            try:
+                data = read_bytes(path)
+            except OSError as exc:
+                refused.append(f"cannot read {path}: {exc.strerror or exc}")
+                continue
+            rel = relative_to_project(path, root)
+            config = load(path, project_dir=root, trust=True, data=data, kinds=inspect)
+            status = config.files[0].status if config.files else "unreadable"
+            if status in ("invalid", "unreadable"):
+                # A hash of a file that does not parse would trust content nobody reviewed
+                # as hooks (and that the loaders skip): refuse, say why.
+                why = [str(d) for d in config.errors] or [f"{path}: {status}"]
+                refused.append(f"{path} does not parse, so it was not trusted: " + "; ".join(why))
+                continue
+            compiled = HookRegistry(sources=config.sources).compile()
+            warnings += [str(d) for d in compiled.diagnostics if d.severity is Severity.ERROR]
+            files.setdefault(root, {})[rel] = TrustStore.digest(data)
+            listings[root, rel] = _describe(config)
     if refused:
         for line in refused:
             print(f"agent-hooks trust: {line}", file=sys.stderr)
@@ -501,15 +521,17 @@ def _trust(args: argparse.Namespace) -> int:
     for line in dict.fromkeys(warnings):
         print(f"agent-hooks trust: warning: {line}", file=sys.stderr)
     try:
-        store.grant(project, files)
+        for root, granted in files.items():
+            store.grant(root, granted)
     except TrustStoreError as exc:
         print(f"agent-hooks trust: {exc}", file=sys.stderr)
         return 1
-    print(f"Trusted the project hook files of {project} (store: {store.path}):")
-    for rel, sha in files.items():
-        print(f"  {rel}  sha256 {sha}")
-        for line in listings[rel]:
-            print(f"      {line}")
+    for root, granted in files.items():
+        print(f"Trusted the project hook files of {root} (store: {store.path}):")
+        for rel, sha in granted.items():
+            print(f"  {rel}  sha256 {sha}")
+            for line in listings[root, rel]:
+                print(f"      {line}")
     print("Editing any of these files revokes its trust until you run `agent-hooks trust` again.")
     return 0
 

@@ -9,7 +9,10 @@ snake_case: Docker Agent), ``{}`` when nobody had an opinion. Exit status 0;
 for every harness); 2 with ``--fail-closed`` when the hooks could not run as
 configured: a bad payload, a ``--config`` file that is missing, or any file it
 was to load that did not load (untrusted, unreadable, invalid), a configuration
-error, an internal error. Diagnostics go to stderr, one line each.
+error, an internal error. ``--fail-closed`` also makes the failure policy of every
+handler on an event that can block ``block`` (:func:`~.._payload.failing_closed`):
+a hook that could not run or whose answer could not be read blocks the event.
+Diagnostics go to stderr, one line each.
 
 Start-up time matters here (one process per event): everything heavy is
 imported inside :func:`run_hooks`, and only what this command needs.
@@ -65,7 +68,9 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help="exit 2 (the harness blocks) when the hooks cannot run as configured: a bad "
         "payload, a missing --config file, a file to load that did not load (untrusted, "
-        "unreadable, invalid), a configuration error, an internal error",
+        "unreadable, invalid), a configuration error, an internal error; and block an event "
+        "that can be blocked when one of its hooks fails (could not start, timed out, exited "
+        "with a failure status, answered what cannot be read), whatever on_error it sets",
     )
     run.set_defaults(func=run_hooks)
 
@@ -209,6 +214,10 @@ def run_hooks(args: argparse.Namespace) -> int:
     except Exception as exc:  # an internal error: never let a traceback be the answer
         print(f"agent-hooks: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 2 if args.fail_closed else 1
+    except SystemExit as exc:  # Python hook code (a module as it loads) called sys.exit()
+        # Its status must not stand in for the answer: exit 0 with nothing printed allows.
+        print(f"agent-hooks: hook code called sys.exit({exc.code!r}); no answer", file=sys.stderr)
+        return 2 if args.fail_closed else 1
 
 
 def _fail(message: str, fail_closed: bool) -> int:
@@ -242,7 +251,19 @@ def _run(args: argparse.Namespace) -> int:
     project = (
         args.project_dir or os.environ.get("CLAUDE_PROJECT_DIR") or decoded.input.cwd or os.getcwd()
     )
+    try:
+        os.fsencode(project)
+        path_like = "\0" not in project
+    except UnicodeEncodeError:  # a lone surrogate: no file system path
+        path_like = False
+    if not path_like:
+        return _fail(f"the project directory {project!r} is not a path", fail_closed)
     project = os.path.abspath(project)
+    if not (args.project_dir or os.environ.get("CLAUDE_PROJECT_DIR")):
+        # (no project named: the nearest project root at or above the payload's cwd)
+        from ..._config._common import find_project_root
+
+        project = find_project_root(os.path.join(project, "_")) or project
     try:
         config, missing = load_hooks(args, project)
     except ValueError as exc:
@@ -259,9 +280,17 @@ def _run(args: argparse.Namespace) -> int:
 
     import anyio
 
-    from .._payload import BridgeResult, diagnostic_lines, dispatch_payload, report_json
+    from .._payload import (
+        BridgeResult,
+        diagnostic_lines,
+        dispatch_payload,
+        failing_closed,
+        report_json,
+    )
 
     registry = config.registry()
+    if fail_closed:
+        registry = failing_closed(registry)
     answered: list[bool] = []
 
     def answer(result: BridgeResult) -> None:
@@ -270,7 +299,9 @@ def _run(args: argparse.Namespace) -> int:
         if args.report:
             return
         if result.plain is not None:
-            sys.stdout.buffer.write(result.plain.encode("utf-8") + (b"\n" if result.plain else b""))
+            # plain text has no escapes: a lone surrogate (from a JSON answer) becomes "?"
+            text = result.plain.encode("utf-8", errors="replace")
+            sys.stdout.buffer.write(text + (b"\n" if text else b""))
             sys.stdout.buffer.flush()
         elif result.exit_code == 0 or result.decision is not None:
             _emit(result.answer)

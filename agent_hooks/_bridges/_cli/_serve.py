@@ -3,8 +3,10 @@
 For Claude Code's ``type: "http"`` hooks: POST a payload, get the JSON
 ``agent-hooks run`` would print (HTTP 200). Binds to loopback by default and
 requires a bearer token (from an environment variable or a file) unless
-``--no-auth``. SIGINT/SIGTERM stop it gracefully: in-flight requests finish,
-sessions close and drain their background work; a second signal stops at once.
+``--no-auth``. Connections, buffered bodies and sessions are bounded, slow or
+idle clients time out (see the options). SIGINT/SIGTERM stop it gracefully: the
+listener closes at once, in-flight requests finish, sessions close and drain their
+background work; a second signal stops at once.
 """
 
 from __future__ import annotations
@@ -21,6 +23,13 @@ __all__ = ["DEFAULT_PORT", "register", "run_serve"]
 
 DEFAULT_PORT = 8719
 DEFAULT_TOKEN_ENV = "AGENT_HOOKS_TOKEN"
+# (the server's defaults, repeated here so that --help needs no import of the server)
+DEFAULT_MAX_CONNECTIONS = 256
+DEFAULT_MAX_SESSIONS = 256
+DEFAULT_HEADER_TIMEOUT = 10.0
+DEFAULT_BODY_TIMEOUT = 30.0
+DEFAULT_IDLE_TIMEOUT = 30.0
+DEFAULT_SESSION_IDLE = 1800.0
 
 
 def register(subparsers: Any) -> None:
@@ -31,8 +40,10 @@ def register(subparsers: Any) -> None:
         description="Load the hooks of the --config files once and answer hook payloads POSTed "
         "as JSON with the JSON `agent-hooks run` would print (HTTP 200). Requests need "
         "'Authorization: Bearer <token>' (the token comes from --token-env or --token-file) "
-        "unless --no-auth. GET /healthz answers without auth. SIGINT/SIGTERM shut down "
-        "gracefully.",
+        "unless --no-auth. GET /healthz answers without auth. Connections, request bodies held "
+        "in memory and sessions are bounded, and slow or idle clients time out (see below). "
+        "SIGINT/SIGTERM shut down gracefully: new connections are refused at once, requests "
+        "under way finish.",
     )
     add_load_options(serve, project_default="$CLAUDE_PROJECT_DIR, else .")
     serve.add_argument(
@@ -62,6 +73,62 @@ def register(subparsers: Any) -> None:
         default=1_048_576,
         metavar="BYTES",
         help="the largest request body accepted (default: 1 MiB; larger: 413)",
+    )
+    serve.add_argument(
+        "--max-buffered",
+        type=int,
+        default=None,
+        metavar="BYTES",
+        help="the bytes of request bodies held in memory at once, across connections "
+        "(default: 16 MiB, at least --max-body); a request waits for room, then gets 503",
+    )
+    serve.add_argument(
+        "--max-connections",
+        type=int,
+        default=None,
+        metavar="N",
+        help="open connections at once; more wait in the kernel's queue (default: "
+        f"{DEFAULT_MAX_CONNECTIONS}, at most half the open-file limit)",
+    )
+    serve.add_argument(
+        "--header-timeout",
+        type=float,
+        default=DEFAULT_HEADER_TIMEOUT,
+        metavar="SECONDS",
+        help="time for a request's head to arrive, from the connection or from the "
+        f"request's first byte (default: {DEFAULT_HEADER_TIMEOUT:g}; then 408 and close)",
+    )
+    serve.add_argument(
+        "--body-timeout",
+        type=float,
+        default=DEFAULT_BODY_TIMEOUT,
+        metavar="SECONDS",
+        help="time for a request's body to arrive after its head, and for the client to "
+        f"take the answer (default: {DEFAULT_BODY_TIMEOUT:g})",
+    )
+    serve.add_argument(
+        "--idle-timeout",
+        type=float,
+        default=DEFAULT_IDLE_TIMEOUT,
+        metavar="SECONDS",
+        help="how long a keep-alive connection may wait for its next request "
+        f"(default: {DEFAULT_IDLE_TIMEOUT:g})",
+    )
+    serve.add_argument(
+        "--max-sessions",
+        type=int,
+        default=DEFAULT_MAX_SESSIONS,
+        metavar="N",
+        help="sessions (one per session_id) kept open at once; the least recently used "
+        f"closes first (default: {DEFAULT_MAX_SESSIONS})",
+    )
+    serve.add_argument(
+        "--session-idle",
+        type=float,
+        default=DEFAULT_SESSION_IDLE,
+        metavar="SECONDS",
+        help="close a session this long after its last request, draining its background "
+        f"work (default: {DEFAULT_SESSION_IDLE:g}; 0: only on SessionEnd)",
     )
     serve.add_argument(
         "--grace",
@@ -95,6 +162,26 @@ def _token(args: argparse.Namespace) -> tuple[str | None, str | None]:
     return token, None
 
 
+def _check_limits(args: argparse.Namespace) -> str | None:
+    """Why the limits on the command line cannot be used, or ``None``."""
+    for option, value in (
+        ("--max-body", args.max_body),
+        ("--max-buffered", args.max_buffered),
+        ("--max-connections", args.max_connections),
+        ("--max-sessions", args.max_sessions),
+        ("--header-timeout", args.header_timeout),
+        ("--body-timeout", args.body_timeout),
+        ("--idle-timeout", args.idle_timeout),
+    ):
+        if value is not None and not value > 0:
+            return f"{option} must be positive"
+    if not args.session_idle >= 0:
+        return "--session-idle must be 0 or more"
+    if args.max_buffered is not None and args.max_buffered < args.max_body:
+        return "--max-buffered must be at least --max-body"
+    return None
+
+
 def _is_loopback(host: str) -> bool:
     if host == "localhost":
         return True
@@ -114,8 +201,9 @@ def run_serve(args: argparse.Namespace) -> int:
     if error is not None:
         _log(error)
         return 2
-    if args.max_body <= 0:
-        _log("--max-body must be positive")
+    error = _check_limits(args)
+    if error is not None:
+        _log(error)
         return 2
     if args.no_auth and not _is_loopback(args.host):
         _log(f"warning: serving on {args.host} without auth: anyone who can reach it runs hooks")
@@ -166,6 +254,13 @@ async def _serve(args: argparse.Namespace, registry: Any, token: str | None, pro
         token=token,
         require_auth=not args.no_auth,
         max_body=args.max_body,
+        max_buffered=args.max_buffered,
+        max_connections=args.max_connections,
+        header_timeout=args.header_timeout,
+        body_timeout=args.body_timeout,
+        idle_timeout=args.idle_timeout,
+        session_idle=args.session_idle or None,
+        max_sessions=args.max_sessions,
         project_dir=project,
         shutdown_grace=args.grace,
         log=_log,

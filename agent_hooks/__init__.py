@@ -163,6 +163,10 @@ if TYPE_CHECKING or not install_lazy_exports(__name__):
     from ._events._prompt._message_display import MessageDisplayOutput as MessageDisplayOutput
     from ._events._prompt._on_user_input import OnUserInputInput as OnUserInputInput
     from ._events._prompt._on_user_input import OnUserInputOutput as OnUserInputOutput
+    from ._events._prompt._post_model_switch import PostModelSwitchInput as PostModelSwitchInput
+    from ._events._prompt._post_model_switch import PostModelSwitchOutput as PostModelSwitchOutput
+    from ._events._prompt._pre_model_switch import PreModelSwitchInput as PreModelSwitchInput
+    from ._events._prompt._pre_model_switch import PreModelSwitchOutput as PreModelSwitchOutput
     from ._events._prompt._stop import StopInput as StopInput
     from ._events._prompt._stop import StopOutput as StopOutput
     from ._events._prompt._stop_failure import StopFailureInput as StopFailureInput
@@ -242,6 +246,12 @@ if TYPE_CHECKING or not install_lazy_exports(__name__):
     from ._events._tool._post_tool_use_failure import (
         PostToolUseFailureOutput as PostToolUseFailureOutput,
     )
+    from ._events._tool._pre_skill_shell_command import (
+        PreSkillShellCommandInput as PreSkillShellCommandInput,
+    )
+    from ._events._tool._pre_skill_shell_command import (
+        PreSkillShellCommandOutput as PreSkillShellCommandOutput,
+    )
     from ._events._tool._pre_tool_use import PreToolUseInput as PreToolUseInput
     from ._events._tool._pre_tool_use import PreToolUseOutput as PreToolUseOutput
     from ._events._tool._tool_guard import ToolGuardInput as ToolGuardInput
@@ -258,6 +268,10 @@ if TYPE_CHECKING or not install_lazy_exports(__name__):
     from ._events._tool._tool_response_transform import (
         ToolResponseTransformOutput as ToolResponseTransformOutput,
     )
+    from ._events._untyped import UntypedEvent as UntypedEvent
+    from ._events._untyped import UntypedInput as UntypedInput
+    from ._events._untyped import UntypedOutput as UntypedOutput
+    from ._events._untyped import resolve_event as resolve_event
     from ._handlers._builtins import BUILTINS as BUILTINS
     from ._handlers._builtins import BuiltinArgumentError as BuiltinArgumentError
     from ._handlers._builtins import BuiltinHook as BuiltinHook

@@ -134,6 +134,32 @@ def test_blocking_events() -> None:
     assert CAPABILITIES[E.SUBAGENT_STOP].exit2 is Exit2.CONTINUE
     assert CAPABILITIES[E.POST_TOOL_USE].exit2 is Exit2.FEEDBACK
     assert CAPABILITIES[E.PRE_COMPACT].exit2 is Exit2.BLOCK
+    assert CAPABILITIES[E.PRE_SKILL_SHELL_COMMAND].exit2 is Exit2.DENY
+    assert CAPABILITIES[E.PRE_MODEL_SWITCH].exit2 is Exit2.DENY
+
+
+def test_claude_code_2_1_332_events() -> None:
+    skill = CAPABILITIES[E.PRE_SKILL_SHELL_COMMAND]
+    assert skill.matcher_field == "tool_name"
+    assert skill.rewrite is None  # updatedInput is never applied
+    assert {"permission_decision", "updated_input"} <= skill.honoured_fields
+    assert "additional_context" not in skill.honoured_fields
+    switch = CAPABILITIES[E.PRE_MODEL_SWITCH]
+    assert switch.matcher_field is None and switch.context is ContextLifetime.NONE
+    assert "permission_decision" in switch.honoured_fields
+    after = CAPABILITIES[E.POST_MODEL_SWITCH]
+    assert not after.can_block and after.exit2 is Exit2.USER
+    assert after.context is ContextLifetime.TURN
+    for spec in (skill, switch, after):
+        assert spec.default_timeout == 600.0
+        assert not spec.top_level_decision and not spec.fails_closed
+
+
+def test_message_display_chains_its_rewrite() -> None:
+    spec = CAPABILITIES[E.MESSAGE_DISPLAY]
+    assert spec.chained and not spec.can_block
+    assert spec.rewrite is not None
+    assert (spec.rewrite.output_field, spec.rewrite.input_field) == ("display_content", "delta")
 
 
 @pytest.mark.parametrize("event", EVENTS, ids=str)
@@ -278,6 +304,7 @@ def test_matchers() -> None:
         E.POST_TOOL_USE_FAILURE,
         E.PERMISSION_REQUEST,
         E.PERMISSION_DENIED,
+        E.PRE_SKILL_SHELL_COMMAND,
         E.TOOL_GUARD,
         E.TOOL_INPUT_TRANSFORM,
         E.TOOL_RESPONSE_TRANSFORM,

@@ -615,19 +615,19 @@ def test_diagnostics_go_to_stderr_one_line_each_and_keep_exit_0(ws: Workspace) -
                 {
                     "hooks": [
                         {"type": "python", "callable": "diag_hooks:explode"},
-                        cmd(echo_json({"bogus": 1})),
+                        cmd(echo_json({"bogus": 1, "systemMessage": 5})),
                     ]
                 }
             ]
         }
     )
     proc = ws.run("--config", config)
-    assert answer(proc) == {}
+    assert answer(proc) == {"bogus": 1}  # a key this version does not know is passed on
     lines = proc.stderr.splitlines()
     assert len(lines) == 2, lines
     assert all(line.startswith("agent-hooks: ") for line in lines), lines
     assert "ValueError" in lines[0] and "line one" in lines[0] and "line two" in lines[0]
-    assert "bogus" in lines[1]
+    assert "systemMessage" in lines[1]
 
 
 @pytest.mark.parametrize(
@@ -636,7 +636,7 @@ def test_diagnostics_go_to_stderr_one_line_each_and_keep_exit_0(ws: Workspace) -
         (b"this is not json", "not valid JSON"),
         (b"[1, 2, 3]", "must be a JSON object"),
         (b'"PreToolUse"', "must be a JSON object"),
-        (b'{"hook_event_name": "NoSuchEvent", "session_id": "s"}', "NoSuchEvent"),
+        (b'{"hook_event_name": "PreToolUze", "session_id": "s"}', "did you mean PreToolUse"),
         (b'{"session_id": "s"}', "hook_event_name"),
         (b"", "not valid JSON"),
     ],

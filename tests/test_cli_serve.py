@@ -295,7 +295,7 @@ async def test_bad_requests() -> None:
         cases: Sequence[tuple[str, bytes | Any, int, str]] = [
             ("POST", b"{not json", 400, "not valid JSON"),
             ("POST", [1, 2], 400, "JSON object"),
-            ("POST", {"hook_event_name": "Nope", "session_id": "x"}, 400, "Nope"),
+            ("POST", {"hook_event_name": "PreToolUze", "session_id": "x"}, 400, "PreToolUze"),
             ("POST", {"session_id": "x"}, 400, "hook_event_name"),
             ("GET", b"", 405, "POST"),
             ("PUT", payload(), 405, "POST"),
@@ -726,7 +726,7 @@ async def test_configuration_diagnostics_are_logged_once(tmp_path: Path) -> None
                         {
                             "hooks": [
                                 {"type": "no-such-kind"},
-                                {"type": "command", "command": "echo '{\"bogus\": 1}'"},
+                                {"type": "command", "command": "echo '{\"tool_name\": 1}'"},
                             ]
                         }
                     ]
@@ -740,4 +740,5 @@ async def test_configuration_diagnostics_are_logged_once(tmp_path: Path) -> None
         for _ in range(3):
             assert (await post_once(server.port, payload())).status == 200
     assert sum("no-such-kind" in line for line in logged) == 1  # at start-up
-    assert sum("bogus" in line for line in logged) == 3  # once per request that said it
+    said = "'tool_name' is a key of the PreToolUse payload"
+    assert sum(said in line for line in logged) == 3  # once per request that said it

@@ -176,7 +176,9 @@ def test_normal_yaml_with_aliases_still_loads(tmp_path: Path) -> None:
     path = write(tmp_path / "hooks.d" / "ok.yaml", alias_bomb(groups=3, handlers=4, events=5))
     config = load(path)
     assert [f.status for f in config.files] == ["loaded"]
-    assert sum(len(g.nodes) for sg in config.sources for g in sg.groups) == 60
+    # (the anchors' own keys, h, l, g and G, load as untyped events)
+    typed = [g for sg in config.sources for g in sg.groups if g.event not in ("h", "l", "g", "G")]
+    assert sum(len(g.nodes) for g in typed) == 60
 
 
 # ----------------------------------------------------------- every other format

@@ -213,7 +213,9 @@ def test_unknown_event_name_is_a_clear_error_at_registration() -> None:
     assert "PreToolUse" in info.value.suggestions
     assert "did you mean" in str(info.value)
     with pytest.raises(UnknownEventError):
-        HookRegistry().add({"NoSuchEvent": [HookMatcher()]})
+        HookRegistry().add({"SessionStrat": [HookMatcher()]})
+    # a name that is no misspelling is an untyped event (tests/test_unknown_events.py)
+    HookRegistry().add({"NoSuchEvent": [HookMatcher()]})
 
 
 def two_args(a: Any, b: Any) -> None:
@@ -485,7 +487,7 @@ def test_hooks_must_be_a_list() -> None:
         ({"execution": {"PreToolUsed": "chained"}}, UnknownEventError),
         ({"on_error": "explode"}, RegistrationError),
         ({"on_error": {"PreToolUse": "nope"}}, RegistrationError),
-        ({"on_error": {"NoSuchEvent": "block"}}, UnknownEventError),
+        ({"on_error": {"PreToolUze": "block"}}, UnknownEventError),
         ({"max_processes": 0}, RegistrationError),
         ({"stop_continuation_cap": -1}, RegistrationError),
     ],

@@ -45,6 +45,9 @@ class DiagnosticCode(str, enum.Enum):
     """A payload field has the wrong type; it was left unset."""
     UNKNOWN_EVENT = "unknown_event"
     """An event name nobody knows."""
+    UNTYPED_EVENT = "untyped_event"
+    """An event this version does not type (a warning): carried untyped, its hooks run
+    with the payload as it came and their answers reduced by the rules every event shares."""
 
     # -- wire: handler output --
     MALFORMED_JSON = "malformed_json"
@@ -56,7 +59,8 @@ class DiagnosticCode(str, enum.Enum):
     INVALID_VALUE = "invalid_value"
     """An output field has a value outside its allowed set; the field was ignored."""
     UNKNOWN_FIELD = "unknown_field"
-    """An output key no event knows; it was ignored."""
+    """An output key no event knows: passed on to the harness as it came (an echoed
+    payload key is ignored); in a payload, a nested key no class declares."""
     UNSUPPORTED_FIELD = "unsupported_field"
     """An output field that exists, but not for this event; it was ignored."""
     MISMATCHED_OUTPUT = "mismatched_output"

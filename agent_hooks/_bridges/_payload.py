@@ -23,8 +23,9 @@ from .._dispatch._compiled import CompiledRegistry
 from .._dispatch._decision import Decision
 from .._dispatch._registry import HookRegistry, SourcedGroups
 from .._dispatch._session import Session
-from .._events._capabilities import CAPABILITIES
+from .._events._capabilities import spec_for
 from .._events._model import HookOutput, Merge
+from .._events._untyped import AnyEvent
 from .._handlers._nodes import HandlerResult
 from .._wire._codec import DecodedInput, decode_input, encode_output
 from .._wire._dialects import WireFormat
@@ -63,16 +64,19 @@ class BridgeResult:
     """Plain text to print instead of ``answer`` (WorktreeCreate's path), when set."""
 
 
-def answer_json(output: HookOutput, wire: WireFormat) -> dict[str, Any]:
+def answer_json(
+    output: HookOutput, wire: WireFormat, event: AnyEvent | None = None
+) -> dict[str, Any]:
     """The reduced answer as wire JSON, without fields that say nothing
-    (``continue: true``, ``suppressOutput: false``)."""
+    (``continue: true``, ``suppressOutput: false``); ``event`` names the event in
+    ``hookSpecificOutput`` (needed for an untyped event's answer)."""
     if output.continue_ is True or output.suppress_output is False:
         output = attrs.evolve(
             output,
             continue_=None if output.continue_ is True else output.continue_,
             suppress_output=None if output.suppress_output is False else output.suppress_output,
         )
-    return encode_output(output, wire)
+    return encode_output(output, wire, event=event)
 
 
 async def dispatch_payload(
@@ -138,17 +142,22 @@ def _result(
 ) -> BridgeResult:
     """The answer of a decision, in the payload's wire format.
 
-    Two events have no JSON form for some decisions, and the bridge answers as their
+    Some events have no JSON form for some decisions, and the bridge answers as their
     harness expects instead: a block on an event whose block is exit-code-only
     (TeammateIdle, TaskCompleted) exits 2 with the reason on stderr; an event whose
     command hooks answer with plain stdout (WorktreeCreate: the path) prints that text.
+    A block of an event this version does not type exits 2 with the reason on stderr
+    (what every harness reads as a block) and keeps its JSON answer (a
+    ``permissionDecision: "deny"`` with its reason) on stdout.
     """
-    spec = CAPABILITIES[decision.event]
-    answer = answer_json(decision.output, decoded.wire)
+    spec = spec_for(decision.event)
+    answer = answer_json(decision.output, decoded.wire, decision.event)
     exit_code = 0
     error: str | None = None
     plain: str | None = None
-    if decision.blocked and not spec.json_block:
+    if decision.blocked and not spec.typed:
+        exit_code, error = 2, decision.reason or f"blocked by a {spec.event.value} hook"
+    elif decision.blocked and not spec.json_block:
         exit_code, error = 2, decision.reason or f"blocked by a {spec.event.value} hook"
         answer = {k: v for k, v in answer.items() if k not in ("decision", "reason")}
     elif (
@@ -234,7 +243,11 @@ def report_json(result: BridgeResult) -> dict[str, Any]:
                     "exit_code": r.exit_code,
                     "decision": verdict,
                     "reason": reason,
-                    "output": answer_json(r.output, result.wire) if r.output is not None else None,
+                    "output": (
+                        answer_json(r.output, result.wire, decision.event)
+                        if r.output is not None
+                        else None
+                    ),
                     "duration_ms": round(r.duration * 1000, 3),
                     "diagnostics": [_diag_json(d) for d in r.diagnostics],
                 }
@@ -309,7 +322,7 @@ def failing_closed(registry: HookRegistry) -> HookRegistry:
                     n if n.background else attrs.evolve(n, on_error="block") for n in g.nodes
                 ),
             )
-            if CAPABILITIES[g.event].can_block
+            if spec_for(g.event).can_block
             else g
             for g in sg.groups
         )

@@ -745,7 +745,9 @@ class HookServer:
             if hosted is not None:
                 assert isinstance(session_id, str)
                 self._release(session_id, hosted, ended)
-        if result.error is not None:
+        if result.error is not None and result.decision is None:
+            # (with a decision, ``error`` is the reason of a block that ``run`` also says
+            # with exit 2; the JSON answer carries it, as ``run`` prints it)
             return 400, {"error": result.error}
         if self._log is not None:
             for d in result.diagnostics:

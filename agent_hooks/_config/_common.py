@@ -19,8 +19,8 @@ import attrs
 
 from .._base._diagnostics import Diagnostic, DiagnosticCode, Severity
 from .._base._errors import UnknownEventError
-from .._dispatch._registry import MatcherGroup, Source, SourcedGroups
-from .._events._names import HookEvent, parse_event
+from .._dispatch._registry import MatcherGroup, Source, SourcedGroups, untyped_notes
+from .._events._untyped import AnyEvent, UntypedEvent, resolve_event
 from .._handlers._kinds import HandlerKinds, KindContext, KindFactory, build_handler
 from .._handlers._nodes import HandlerNode
 from .._wire._dialects import Dialect
@@ -293,7 +293,7 @@ class BuildContext:
             )
         )
 
-    def kind_context(self, event: HookEvent, location: str) -> KindContext:
+    def kind_context(self, event: AnyEvent, location: str) -> KindContext:
         """The context of one handler entry (every builder asks for one per entry, so
         this is where entries are counted).
 
@@ -331,10 +331,12 @@ class Built:
 Builder = Callable[[bytes, BuildContext], Built]
 
 
-def parse_event_key(
-    key: object, prefix: str, ctx: BuildContext, *, snake: bool
-) -> HookEvent | None:
-    """The event of a configuration key, or None (diagnosed) when nobody knows it."""
+def parse_event_key(key: object, prefix: str, ctx: BuildContext, *, snake: bool) -> AnyEvent | None:
+    """The event of a configuration key, or None (diagnosed) when it cannot be one.
+
+    A name this version does not type is an :class:`UntypedEvent` (its hooks load;
+    the registry warns that it is untyped); a close misspelling of a known event is
+    an error, with the suggestion, and its hooks are dropped."""
     where = join(prefix, key)
     if not isinstance(key, str):
         ctx.report(
@@ -344,10 +346,12 @@ def parse_event_key(
         )
         return None
     try:
-        event = parse_event(key)
+        event = resolve_event(key)
     except UnknownEventError as exc:
         ctx.report(DiagnosticCode.INVALID_CONFIG, f"{exc}; its hooks were dropped", location=where)
         return None
+    if isinstance(event, UntypedEvent):
+        return event
     expected = event.snake if snake else event.value
     if key != expected:
         ctx.report(
@@ -360,7 +364,7 @@ def parse_event_key(
 
 
 def build_nodes(
-    handlers: Sequence[object], event: HookEvent, prefix: str, ctx: BuildContext
+    handlers: Sequence[object], event: AnyEvent, prefix: str, ctx: BuildContext
 ) -> tuple[list[HandlerNode], list[str]]:
     """Nodes of a group's ``hooks`` list, with their locations (bad ones dropped)."""
     nodes: list[HandlerNode] = []
@@ -376,7 +380,7 @@ def build_nodes(
 
 def parse_group(
     group: object,
-    event: HookEvent,
+    event: AnyEvent,
     where: str,
     ctx: BuildContext,
     *,
@@ -711,7 +715,9 @@ def load_source(
             handlers=count_handlers(groups),
             trust=trust_status,
         )
-        sg = SourcedGroups(source=source, groups=groups, diagnostics=tuple(diags))
+        sg = SourcedGroups(
+            source=source, groups=groups, diagnostics=(*diags, *untyped_notes(groups, source))
+        )
         config = LoadedConfig(sources=(sg,), files=(file,), skipped=skipped, recipe=again)
         return config, built
 
@@ -782,7 +788,11 @@ def load_source(
                         source=label,
                     )
                 )
-            shown = SourcedGroups(source=source, groups=tuple(inspected), diagnostics=tuple(seen))
+            shown = SourcedGroups(
+                source=source,
+                groups=tuple(inspected),
+                diagnostics=(*seen, *untyped_notes(inspected, source)),
+            )
             return result("untrusted", sha, None, "untrusted", (shown,))
         trusted_as_project.append(project_dir)
     built = _build(data, kinds, diags)

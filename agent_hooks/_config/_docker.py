@@ -54,6 +54,7 @@ from .._base._diagnostics import DiagnosticCode, Severity
 from .._base._errors import UnknownEventError
 from .._dispatch._registry import MatcherGroup
 from .._events._names import HookEvent, parse_event
+from .._events._untyped import AnyEvent
 from .._handlers._kinds import HandlerKinds, KindContext, KindFactory, build_handler, default_kinds
 from .._handlers._nodes import HandlerNode
 from .._wire._dialects import DOCKER
@@ -354,7 +355,7 @@ def _preempt_refusal(hooks: Mapping[Any, Any], prefix: str, ctx: BuildContext) -
 
 
 def _preempt_elsewhere(
-    group: Mapping[str, Any], event: HookEvent, where: str, ctx: BuildContext
+    group: Mapping[str, Any], event: AnyEvent, where: str, ctx: BuildContext
 ) -> None:
     """``preempt_yolo`` on another event than pre_tool_use means nothing (Docker Agent
     ignores it there): a warning."""
@@ -670,12 +671,11 @@ def docker_cli_hooks(
     except ConfigTooLarge as exc:
         groups = []
         ctx.report(DiagnosticCode.CONFIG_READ_FAILED, too_large_message(f"too many hooks: {exc}"))
-    from .._dispatch._registry import Source, SourcedGroups
+    from .._dispatch._registry import Source, SourcedGroups, untyped_notes
 
+    source = Source(label=label, precedence=PRECEDENCE["docker-cli"], dialect=DOCKER)
     sg = SourcedGroups(
-        source=Source(label=label, precedence=PRECEDENCE["docker-cli"], dialect=DOCKER),
-        groups=tuple(groups),
-        diagnostics=tuple(diags),
+        source=source, groups=tuple(groups), diagnostics=(*diags, *untyped_notes(groups, source))
     )
     file = LoadedFile(
         path=label,

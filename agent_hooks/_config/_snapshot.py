@@ -27,7 +27,7 @@ import attrs
 
 from .._base._diagnostics import Diagnostic, Severity
 from .._dispatch._registry import HookRegistry, SourcedGroups
-from .._events._names import HookEvent
+from .._events._untyped import AnyEvent
 
 __all__ = [
     "ConfigChanges",
@@ -154,7 +154,7 @@ def combine(configs: Iterable[LoadedConfig]) -> LoadedConfig:
 class HandlerRef:
     """A configured handler, as a reload compares them (its place in the file aside)."""
 
-    event: HookEvent
+    event: AnyEvent
     source: str
     matcher: str | None
     name: str
@@ -191,13 +191,13 @@ class ConfigChanges:
     def __bool__(self) -> bool:
         return bool(self.added or self.removed or self.files)
 
-    def by_event(self) -> dict[HookEvent, tuple[tuple[HandlerRef, ...], tuple[HandlerRef, ...]]]:
+    def by_event(self) -> dict[AnyEvent, tuple[tuple[HandlerRef, ...], tuple[HandlerRef, ...]]]:
         """Per event: (added, removed)."""
         events = dict.fromkeys(r.event for r in (*self.added, *self.removed))
         return {
             e: (
-                tuple(r for r in self.added if r.event is e),
-                tuple(r for r in self.removed if r.event is e),
+                tuple(r for r in self.added if r.event == e),
+                tuple(r for r in self.removed if r.event == e),
             )
             for e in events
         }

@@ -17,7 +17,7 @@ import attrs
 from .._base._diagnostics import Diagnostic
 from .._events._capabilities import EventSpec
 from .._events._model import HookInput
-from .._events._names import HookEvent
+from .._events._untyped import AnyEvent, input_value
 from .._handlers._limits import default_process_limit
 from .._handlers._nodes import HandlerInfo, HandlerNode, OnError
 from .._wire._dialects import TOOL_MATCHER_ALIASES, Dialect
@@ -63,7 +63,7 @@ class CompiledNode:
     """A node as placed in the snapshot, with everything dispatch needs precomputed."""
 
     node: HandlerNode
-    event: HookEvent
+    event: AnyEvent
     info: HandlerInfo
     ordinal: int
     timeout: float
@@ -122,6 +122,8 @@ class EventIndex:
     regex: tuple[Group, ...]
     static: tuple[CompiledNode, ...] | None
     """When every group matches everything: the node list, identical commands once."""
+    groups: tuple[Group, ...] = ()
+    """Every group, in configuration order."""
 
     def select(self, value: str | None) -> tuple[CompiledNode, ...]:
         """The nodes whose groups match ``value``, in configuration order. A tool name
@@ -141,7 +143,7 @@ class EventIndex:
                 groups.extend(self.exact.get(name, ()))
             groups.extend(g for g in self.regex if g.matcher.matches(name))
         if len(names) > 1:  # a group matching two of the names runs once
-            groups = list({id(g): g for g in groups}.values())
+            groups = list({g.ordinal: g for g in groups}.values())
         groups.sort(key=lambda g: g.ordinal)
         return unique(tuple(n for g in groups for n in g.nodes))
 
@@ -153,14 +155,15 @@ class CompiledRegistry:
     registry: RegistryOptions
     """The :class:`~agent_hooks.HookRegistry` this snapshot was compiled from."""
     diagnostics: tuple[Diagnostic, ...]
-    nodes: Mapping[HookEvent, tuple[CompiledNode, ...]]
+    nodes: Mapping[AnyEvent, tuple[CompiledNode, ...]]
     """Every enabled node per event, in order (for reports and ``check``)."""
     disabled: tuple[CompiledNode, ...]
     tool_aliases: Mapping[str, str]
     """The registry's tool aliases as compiled (later edits of the dict change nothing)."""
-    execution: Mapping[HookEvent, Execution]
-    """``parallel`` or ``chained`` for every event: the registry's option, else the table."""
-    index: Mapping[HookEvent, EventIndex]
+    execution: Mapping[AnyEvent, Execution]
+    """``parallel`` or ``chained`` for every typed event and every untyped event the
+    registry names: the registry's option, else the table (untyped: ``parallel``)."""
+    index: Mapping[AnyEvent, EventIndex]
     _limiters: dict[Any, anyio.CapacityLimiter] = attrs.field(
         factory=dict, init=False, eq=False, repr=False
     )
@@ -179,11 +182,22 @@ class CompiledRegistry:
             )
         return limiter
 
-    def select(self, event: HookEvent, input: HookInput[Any]) -> tuple[CompiledNode, ...]:
-        """The nodes that run for ``input``, in configuration order, identical commands once."""
+    def select(self, event: AnyEvent, input: HookInput[Any]) -> tuple[CompiledNode, ...]:
+        """The nodes that run for ``input``, in configuration order, identical commands once.
+
+        An untyped event's matchers filter the payload's ``tool_name``; when the payload
+        has none, they are not applied (every group runs), as Claude Code does with a
+        matcher on an event without a matcher field."""
         idx = self.index.get(event)
         if idx is None:
             return ()
         field = idx.spec.matcher_field
-        value = getattr(input, field, None) if field else None
+        value = input_value(input, field) if field else None
+        if value is None and not idx.spec.typed:
+            return unique(tuple(n for g in idx.groups for n in g.nodes))
         return idx.select(value if isinstance(value, str) else None)
+
+    def execution_for(self, event: AnyEvent) -> Execution:
+        """``parallel`` or ``chained`` for an event (an untyped event the registry does not
+        name runs in parallel)."""
+        return self.execution.get(event, "parallel")

@@ -9,7 +9,7 @@ import attrs
 
 from .._base._diagnostics import Diagnostic
 from .._events._model import HookInput, HookOutput
-from .._events._names import HookEvent
+from .._events._untyped import AnyEvent
 from .._handlers._nodes import HandlerResult
 from .._wire._outputs import is_blocking
 
@@ -29,7 +29,7 @@ class Decision(Generic[O]):
     into :attr:`context` and :attr:`system_messages`.
     """
 
-    event: HookEvent
+    event: AnyEvent
     input: HookInput[O]
     """The input as dispatched: envelope filled in, tool alias applied, and in
     chained execution the input as the last handler rewrote it."""

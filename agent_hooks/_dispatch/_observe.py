@@ -24,7 +24,7 @@ from typing import Any
 import attrs
 
 from .._events._model import HookInput
-from .._events._names import HookEvent
+from .._events._untyped import AnyEvent
 from .._handlers._nodes import HandlerInfo, HandlerResult
 from ._decision import Decision
 
@@ -37,7 +37,7 @@ logger = _LOGGER = logging.getLogger("agent_hooks")
 class DispatchInfo:
     """One dispatch, as observers see it (compared by identity)."""
 
-    event: HookEvent
+    event: AnyEvent
     input: HookInput[Any]
     session_id: str | None
     handlers: int

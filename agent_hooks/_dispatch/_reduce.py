@@ -26,7 +26,7 @@ import attrs
 from .._base._diagnostics import Diagnostic, DiagnosticCode, Severity
 from .._events._capabilities import EventSpec
 from .._events._model import HookInput, HookOutput, Merge
-from .._events._names import HookEvent
+from .._events._untyped import AnyEvent
 from .._handlers._nodes import HandlerResult, Outcome, enforce_strict_output
 from .._wire._dialects import Dialect
 from .._wire._fields import SavedText, field_codecs
@@ -50,7 +50,7 @@ class _Step:
     join_companion: bool
 
 
-_PLANS: dict[HookEvent, tuple[type[HookOutput], tuple[_Step, ...]]] = {}
+_PLANS: dict[AnyEvent, tuple[type[HookOutput], tuple[_Step, ...]]] = {}
 
 
 def _plan(spec: EventSpec) -> tuple[type[HookOutput], tuple[_Step, ...]]:
@@ -153,7 +153,45 @@ def reduce_results(
                 ]
                 if texts:
                     values[companion] = _join(texts) if step.join_companion else texts[0]
+    for name, where in _PASSTHROUGH:
+        merged = _merge_unknown(answered, name, where, diags)
+        if merged:
+            values[name] = merged
     return cls(**values), tuple(diags)
+
+
+_PASSTHROUGH = (("extra", ""), ("extra_specific", "hookSpecificOutput."))
+"""The answer fields holding keys this version does not know, and where the keys are."""
+
+
+def _merge_unknown(
+    answered: Sequence[HandlerResult], name: str, where: str, diags: list[Diagnostic]
+) -> dict[str, Any]:
+    """Keys no class declares, from every answer: one handler's pass as they are; across
+    handlers, key by key, the last in configuration order wins and a different value it
+    replaces is reported (``overridden``)."""
+    merged: dict[str, Any] = {}
+    owner: dict[str, HandlerResult] = {}
+    for r in answered:
+        for key, value in getattr(r.output, name).items():
+            if key in merged and merged[key] != value:
+                info = r.handler
+                diags.append(
+                    Diagnostic(
+                        code=DiagnosticCode.OVERRIDDEN,
+                        message=(
+                            f"{where}{key} from {_who(owner[key])} overridden by {_who(r)} "
+                            "(a key this version does not know: last in configuration order wins)"
+                        ),
+                        severity=Severity.WARNING,
+                        source=info.source if info else None,
+                        location=info.location if info else None,
+                        handler=info.name if info else None,
+                    )
+                )
+            merged[key] = value
+            owner[key] = r
+    return merged
 
 
 def _join(texts: Sequence[Any]) -> str:

@@ -18,8 +18,9 @@ import attrs
 
 from .._base._diagnostics import Diagnostic, DiagnosticCode, Severity, log_errors
 from .._base._errors import RegistrationError
-from .._events._capabilities import CAPABILITIES, EventSpec
-from .._events._names import HookEvent, parse_event
+from .._events._capabilities import CAPABILITIES, EventSpec, spec_for
+from .._events._names import HookEvent
+from .._events._untyped import AnyEvent, UntypedEvent, resolve_event
 from .._handlers._callbacks import callback_node
 from .._handlers._limits import DEFAULT_SECRET_PATTERNS
 from .._handlers._nodes import Handler, HandlerInfo, HandlerNode, OnError
@@ -44,6 +45,7 @@ __all__ = [
     "Source",
     "SourcedGroups",
     "to_node",
+    "untyped_notes",
 ]
 
 DEFAULT_STOP_CAP = 8
@@ -96,7 +98,7 @@ class Source:
 class MatcherGroup:
     """One matcher group, its handlers already nodes."""
 
-    event: HookEvent
+    event: AnyEvent
     matcher: str | None = None
     nodes: tuple[HandlerNode, ...] = ()
     timeout: float | None = None
@@ -164,9 +166,12 @@ def _groups_from_hooks(
     Unlike a file's, every mistake raises here, with the wording of the file
     loaders' diagnostics: a group that a file would drop is refused.
 
+    An event this version does not type is accepted (:func:`untyped_notes` says so).
+
     Raises:
         RegistrationError: a value of the wrong type, an invalid matcher, a bad hook.
-        UnknownEventError: an event key nobody knows.
+        UnknownEventError: an event key that is a close misspelling of a known event,
+            or not an event name.
     """
     if not isinstance(hooks, Mapping):
         raise RegistrationError(
@@ -174,8 +179,8 @@ def _groups_from_hooks(
         )
     groups: list[MatcherGroup] = []
     for key, matchers in hooks.items():
-        event = parse_event(key)
-        spec = CAPABILITIES[event]
+        event = resolve_event(key)
+        spec = spec_for(event)
         if _is_matcher(matchers):
             matchers = [matchers]  # type: ignore[list-item]  # (one matcher for a list)
         if isinstance(matchers, (str, bytes, Mapping)) or not isinstance(matchers, Iterable):
@@ -282,8 +287,9 @@ class HookRegistry:
         src = source if isinstance(source, Source) else Source(label=source)
         all_sources = tuple(sources)
         if hooks:
+            groups = _groups_from_hooks(hooks, src.dialect)
             all_sources = (
-                SourcedGroups(source=src, groups=_groups_from_hooks(hooks, src.dialect)),
+                SourcedGroups(source=src, groups=groups, diagnostics=untyped_notes(groups, src)),
                 *all_sources,
             )
         self.__attrs_init__(sources=all_sources, **options)
@@ -306,13 +312,13 @@ class HookRegistry:
         else:
             by_event = self.on_error
         for key, value in by_event.items():
-            parse_event(key)
+            resolve_event(key)
             if value not in policies:
                 raise RegistrationError(
                     f"on_error[{key!r}] must be warn, ignore or block, got {value!r}"
                 )
         for key, mode in self.execution.items():
-            parse_event(key)
+            resolve_event(key)
             if mode not in ("parallel", "chained"):
                 raise RegistrationError(
                     f"execution[{key!r}] must be 'parallel' or 'chained', got {mode!r}"
@@ -339,7 +345,10 @@ class HookRegistry:
             extra = (other,)
         else:
             src = source if isinstance(source, Source) else Source(label=source or "python")
-            extra = (SourcedGroups(source=src, groups=_groups_from_hooks(other, src.dialect)),)
+            groups = _groups_from_hooks(other, src.dialect)
+            extra = (
+                SourcedGroups(source=src, groups=groups, diagnostics=untyped_notes(groups, src)),
+            )
         return attrs.evolve(self, sources=(*self.sources, *extra))
 
     def evolve(self, **options: Any) -> HookRegistry:
@@ -377,26 +386,26 @@ class HookRegistry:
         """
         return Session(self.compile(), **kwargs)
 
-    def _policy(self, event: HookEvent) -> OnError | None:
+    def _policy(self, event: AnyEvent) -> OnError | None:
         if self.on_error is None or isinstance(self.on_error, str):
             return self.on_error
         for key, value in self.on_error.items():
-            if parse_event(key) is event:
+            if resolve_event(key) == event:
                 return value
         return None
 
-    def execution_for(self, event: HookEvent) -> Execution:
+    def execution_for(self, event: AnyEvent) -> Execution:
         """``chained`` or ``parallel`` for an event: the option, else the table."""
         for key, value in self.execution.items():
-            if parse_event(key) is event:
+            if resolve_event(key) == event:
                 return value
-        return "chained" if CAPABILITIES[event].chained else "parallel"
+        return "chained" if spec_for(event).chained else "parallel"
 
 
 def _compile(reg: HookRegistry) -> CompiledRegistry:
     diags: list[Diagnostic] = []
     ordered = sorted(enumerate(reg.sources), key=lambda p: (p[1].source.precedence, p[0]))
-    per_event: dict[HookEvent, list[Group]] = {}
+    per_event: dict[AnyEvent, list[Group]] = {}
     disabled: list[CompiledNode] = []
     ordinal = 0
     for _, sg in ordered:
@@ -405,7 +414,7 @@ def _compile(reg: HookRegistry) -> CompiledRegistry:
         if src.env:  # a copy: editing the caller's dict after compiling changes nothing
             src = attrs.evolve(src, env=MappingProxyType(dict(src.env)))
         for group in sg.groups:
-            spec = CAPABILITIES[group.event]
+            spec = spec_for(group.event)
             where = {"source": src.label, "location": group.location}
             try:
                 matcher = _group_matcher(spec, group, src.dialect, diags, where)
@@ -424,8 +433,8 @@ def _compile(reg: HookRegistry) -> CompiledRegistry:
                 nodes.append(cn)
             if nodes:
                 per_event.setdefault(group.event, []).append(Group(ordinal, matcher, tuple(nodes)))
-    index: dict[HookEvent, EventIndex] = {}
-    flat: dict[HookEvent, tuple[CompiledNode, ...]] = {}
+    index: dict[AnyEvent, EventIndex] = {}
+    flat: dict[AnyEvent, tuple[CompiledNode, ...]] = {}
     for event, groups in per_event.items():
         always = tuple(g for g in groups if g.matcher.matches_all)
         exact: dict[str, list[Group]] = {}
@@ -436,11 +445,12 @@ def _compile(reg: HookRegistry) -> CompiledRegistry:
         regex = tuple(g for g in groups if g.matcher.pattern is not None)
         all_nodes = tuple(n for g in groups for n in g.nodes)
         index[event] = EventIndex(
-            spec=CAPABILITIES[event],
+            spec=spec_for(event),
             always=always,
             exact=MappingProxyType({k: tuple(v) for k, v in exact.items()}),
             regex=regex,
             static=unique(all_nodes) if len(always) == len(groups) else None,
+            groups=tuple(groups),
         )
         flat[event] = all_nodes
     return CompiledRegistry(
@@ -449,8 +459,31 @@ def _compile(reg: HookRegistry) -> CompiledRegistry:
         nodes=MappingProxyType(flat),
         disabled=tuple(disabled),
         tool_aliases=MappingProxyType(dict(reg.tool_aliases)),
-        execution=MappingProxyType({e: reg.execution_for(e) for e in CAPABILITIES}),
+        execution=MappingProxyType({e: reg.execution_for(e) for e in (*CAPABILITIES, *per_event)}),
         index=MappingProxyType(index),
+    )
+
+
+def untyped_notes(groups: Iterable[MatcherGroup], source: Source) -> tuple[Diagnostic, ...]:
+    """One ``untyped_event`` warning per event of ``groups`` this version does not type
+    (at its first group): its hooks run, with the payload as it came."""
+    seen: dict[AnyEvent, MatcherGroup] = {}
+    for g in groups:
+        if isinstance(g.event, UntypedEvent):
+            seen.setdefault(g.event, g)
+    return tuple(
+        Diagnostic(
+            code=DiagnosticCode.UNTYPED_EVENT,
+            message=(
+                f"event {event.value!r} is not typed by this version of agent_hooks; its "
+                "hooks run for that exact name, with the payload as it came, and their "
+                "answers are reduced by the rules every event shares"
+            ),
+            severity=Severity.WARNING,
+            source=source.label,
+            location=g.location,
+        )
+        for event, g in seen.items()
     )
 
 

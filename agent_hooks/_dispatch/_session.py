@@ -30,14 +30,16 @@ import anyio.lowlevel
 import attrs
 
 from .._base._diagnostics import Diagnostic, DiagnosticCode, Severity
-from .._events._capabilities import CAPABILITIES, EventSpec
+from .._events._capabilities import EventSpec, spec_for
 from .._events._model import HookInput, HookOutput
 from .._events._names import HookEvent
+from .._events._untyped import AnyEvent, input_value, with_input_value
 from .._handlers._nodes import HandlerResult, HookCall, Outcome
 from .._wire._outputs import blocking_output, is_blocking, strip_decisions
 from . import _lifecycle
 from ._compiled import CompiledNode, CompiledRegistry, Execution
 from ._decision import Decision
+from ._matching import IfRule
 from ._observe import DispatchInfo, Observer, notify
 from ._reduce import reduce_results
 
@@ -67,6 +69,18 @@ def _raised(exc: Exception) -> HandlerResult:
                 severity=Severity.ERROR,
             ),
         ),
+    )
+
+
+def _if_matches(rule: IfRule, input: HookInput[Any]) -> bool:
+    """Whether a handler's ``if`` rule lets it run for ``input`` (an untyped event's
+    ``tool_name`` and ``tool_input`` are read from its payload)."""
+    tool = input_value(input, "tool_name")
+    tool_input = input_value(input, "tool_input")
+    return rule.matches(
+        tool if isinstance(tool, str) else None,
+        tool_input if isinstance(tool_input, Mapping) else {},
+        input.cwd,
     )
 
 
@@ -162,7 +176,7 @@ class Session:
         self._rewake: list[str] = []
         self._running = 0
         self._idle: anyio.Event | None = None
-        self._continuations: dict[tuple[HookEvent, str | None], int] = {}
+        self._continuations: dict[tuple[AnyEvent, str | None], int] = {}
         self.env_file: str | None = None
         """The session's ``CLAUDE_ENV_FILE`` (created when the session opens, removed when
         it closes, unless ``env`` named one); read it with :meth:`exported_env`."""
@@ -323,7 +337,7 @@ class Session:
                 other handlers were cancelled and have ended.
             RuntimeError: a fire-and-forget handler matched and the session is not open.
         """
-        spec = CAPABILITIES[input.event]
+        spec = spec_for(input.event)
         # Every dispatch lets the loop run, and a cancelled caller meet its cancellation,
         # even when every handler is a plain function (SessionEnd only yields: it runs
         # shielded).
@@ -338,7 +352,7 @@ class Session:
             )
             notify(self._observers, "dispatch_started", seen)
         foreground = self._foreground(spec, input, nodes, seen)
-        mode = execution or self._compiled.execution[spec.event]
+        mode = execution or self._compiled.execution_for(spec.event)
         chain_stop = self._options.stop_on_block if stop_on_block is None else stop_on_block
         if spec.event is HookEvent.SESSION_END:
             with anyio.CancelScope(shield=True):
@@ -407,9 +421,9 @@ class Session:
             changes["transcript_path"] = self.transcript_path
         if input.permission_mode is None and self.permission_mode is not None:
             changes["permission_mode"] = self.permission_mode
-        tool = getattr(input, "tool_name", None)
+        tool = input_value(input, "tool_name")
         if isinstance(tool, str) and tool in self._compiled.tool_aliases:
-            changes["tool_name"] = self._compiled.tool_aliases[tool]
+            changes.update(with_input_value(input, "tool_name", self._compiled.tool_aliases[tool]))
         if spec.counts_continuations and getattr(input, "stop_hook_active", True) is None:
             key = (spec.event, input.agent_id)
             changes["stop_hook_active"] = self._continuations.get(key, 0) > 0
@@ -427,11 +441,7 @@ class Session:
         foreground: list[CompiledNode] = []
         for cn in nodes:
             rule = cn.if_rule
-            if rule is not None and not rule.matches(
-                getattr(input, "tool_name", None),
-                getattr(input, "tool_input", {}) or {},
-                input.cwd,
-            ):
+            if rule is not None and not _if_matches(rule, input):
                 continue
             if cn.node.background:
                 self._start_background(cn, spec, input, seen)

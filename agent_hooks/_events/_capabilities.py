@@ -43,16 +43,18 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 import attrs
 
 from ._catalog import input_class
 from ._model import HookInput, HookOutput
 from ._names import HookEvent
+from ._untyped import UntypedEvent, UntypedInput, resolve_event
 
 __all__ = [
     "CAPABILITIES",
+    "UNTYPED_MATCHER_FIELDS",
     "DOCKER_DEFAULT_TIMEOUT",
     "UNIVERSAL_OUTPUT_FIELDS",
     "ContextLifetime",
@@ -60,6 +62,8 @@ __all__ = [
     "Exit2",
     "Rewrite",
     "capability",
+    "spec_for",
+    "untyped_spec",
 ]
 
 DOCKER_DEFAULT_TIMEOUT = 60.0
@@ -120,7 +124,7 @@ class Rewrite:
 class EventSpec:
     """One row of the capability table. Read the module docstring for the columns."""
 
-    event: HookEvent
+    event: HookEvent | UntypedEvent
     summary: str
     matcher_field: str | None = None
     matcher_basename: bool = False
@@ -152,14 +156,21 @@ class EventSpec:
         return getattr(input, field, None) in values
 
     @property
+    def typed(self) -> bool:
+        """Whether this version types the event (``False``: :func:`untyped_spec`)."""
+        return isinstance(self.event, HookEvent)
+
+    @property
     def input_type(self) -> type[HookInput[Any]]:
         """The event's input class (its module is imported on first use)."""
+        if isinstance(self.event, UntypedEvent):
+            return UntypedInput
         return input_class(self.event)
 
     @property
     def output_type(self) -> type[HookOutput]:
         """The event's output class."""
-        return input_class(self.event).output_type
+        return self.input_type.output_type
 
     @property
     def honoured_fields(self) -> frozenset[str]:
@@ -175,7 +186,7 @@ class EventSpec:
 
 
 # Derived per-event data, computed once (the rows themselves are frozen values).
-_HONOURED_CACHE: dict[HookEvent, frozenset[str]] = {}
+_HONOURED_CACHE: dict[HookEvent | UntypedEvent, frozenset[str]] = {}
 
 _T = ContextLifetime
 _TOOL = "tool_name"
@@ -233,6 +244,15 @@ def _rows() -> tuple[EventSpec, ...]:
             exit2=Exit2.BLOCK,
             top_level_decision=True,
             context=_T.TOOL,
+        ),
+        EventSpec(
+            event=E.PRE_SKILL_SHELL_COMMAND,
+            summary=(
+                "Before a skill's or command's inline shell command runs as it loads; deny, "
+                "ask, defer or any updatedInput keeps it from running."
+            ),
+            matcher_field=_TOOL,
+            exit2=Exit2.DENY,
         ),
         EventSpec(
             event=E.TOOL_GUARD,
@@ -310,6 +330,8 @@ def _rows() -> tuple[EventSpec, ...]:
             summary="Assistant text is displayed; can replace what is shown.",
             exit2=Exit2.IGNORED,
             default_timeout=10.0,
+            rewrite=Rewrite(output_field="display_content", input_field="delta"),
+            chained=True,
         ),
         EventSpec(
             event=E.TURN_START,
@@ -339,6 +361,17 @@ def _rows() -> tuple[EventSpec, ...]:
             summary="After a successful model call, with usage and cost.",
             exit2=Exit2.IGNORED,
             default_timeout=60.0,
+        ),
+        EventSpec(
+            event=E.PRE_MODEL_SWITCH,
+            summary="Before the session's model is switched; can allow, cancel or ask.",
+            exit2=Exit2.DENY,
+        ),
+        EventSpec(
+            event=E.POST_MODEL_SWITCH,
+            summary="After the session's model was switched; can add context for the new model.",
+            exit2=Exit2.USER,
+            context=_T.TURN,
         ),
         EventSpec(
             event=E.STOP,
@@ -543,7 +576,7 @@ def _rows() -> tuple[EventSpec, ...]:
     )
 
 
-CAPABILITIES: Mapping[HookEvent, EventSpec] = {row.event: row for row in _rows()}
+CAPABILITIES: Mapping[HookEvent, EventSpec] = {cast(HookEvent, row.event): row for row in _rows()}
 """The table, keyed by event."""
 
 
@@ -556,3 +589,43 @@ def capability(event: HookEvent | str) -> EventSpec:
     from ._names import parse_event
 
     return CAPABILITIES[parse_event(event)]
+
+
+UNTYPED_MATCHER_FIELDS: tuple[str, ...] = ("tool_name",)
+"""The payload field a matcher of an untyped event filters, by the harnesses' convention
+(Claude Code matches tool-like events on ``tool_name``). When the payload has none of
+them, the matcher is not applied and the group runs on every firing, as Claude Code does
+with a matcher on an event that has no matcher field."""
+
+
+def untyped_spec(event: UntypedEvent) -> EventSpec:
+    """The row of an event this version does not type: the rules every event shares.
+
+    Matchers filter ``tool_name`` (:data:`UNTYPED_MATCHER_FIELDS`); a block (exit 2,
+    ``decision: "block"``, ``permissionDecision: "deny"``) blocks, with the reason for
+    the model; ``decision``/``reason`` are honoured; a failing handler fails open unless
+    its policy says ``block`` (``--fail-closed``). Bridges answer a block with exit 2 and
+    the reason on stderr as well as in JSON, the one block every harness reads for
+    every event it lets block.
+    """
+    return EventSpec(
+        event=event,
+        summary="An event this version of agent_hooks does not type; hooks get its payload as it came",
+        matcher_field=UNTYPED_MATCHER_FIELDS[0],
+        exit2=Exit2.DENY,
+        top_level_decision=True,
+    )
+
+
+def spec_for(event: HookEvent | UntypedEvent | str) -> EventSpec:
+    """The capability row of any event: the table's row of a typed event (any
+    spelling), :func:`untyped_spec` for a name this version does not type.
+
+    Raises:
+        UnknownEventError: the name is a close misspelling of a known event, or not an
+            event name at all (:func:`~agent_hooks._events._untyped.resolve_event`).
+    """
+    ev = resolve_event(event)
+    if isinstance(ev, UntypedEvent):
+        return untyped_spec(ev)
+    return CAPABILITIES[ev]

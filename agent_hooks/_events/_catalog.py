@@ -14,7 +14,7 @@ from typing import Any
 
 from .._base._lazy import submodule
 from ._model import HookInput, HookOutput
-from ._names import HookEvent, snake_name
+from ._names import HookEvent
 
 __all__ = ["FAMILIES", "INPUT_TYPES", "OUTPUT_TYPES", "input_class"]
 
@@ -25,6 +25,7 @@ FAMILIES: Mapping[str, tuple[str, ...]] = {
         "PostToolBatch",
         "PostToolUse",
         "PostToolUseFailure",
+        "PreSkillShellCommand",
         "PreToolUse",
         "ToolGuard",
         "ToolInputTransform",
@@ -36,6 +37,8 @@ FAMILIES: Mapping[str, tuple[str, ...]] = {
         "Interrupt",
         "MessageDisplay",
         "OnUserInput",
+        "PostModelSwitch",
+        "PreModelSwitch",
         "Stop",
         "StopFailure",
         "TurnEnd",
@@ -92,10 +95,9 @@ def input_class(event: HookEvent | str) -> type[HookInput[Any]]:
     Raises:
         ValueError: ``event`` is not a :class:`HookEvent` value.
     """
-    name = HookEvent(event).value
-    module = submodule(
-        __package__ or "agent_hooks._events", f"{_FAMILY_OF[name]}._{snake_name(name)}"
-    )
+    member = HookEvent(event)
+    name = member.value
+    module = submodule(__package__ or "agent_hooks._events", f"{_FAMILY_OF[name]}._{member.snake}")
     cls: type[HookInput[Any]] = getattr(module, f"{name}Input")
     return cls
 

@@ -12,7 +12,10 @@ Rules kept by every event class:
   Python name (``updated_input`` -> ``updatedInput``) unless ``wire`` says
   otherwise; the docker wire name is the Python name;
 * output fields belong in ``hookSpecificOutput`` unless ``specific=False``;
-* a field a harness may omit is ``Optional`` with default ``None``.
+* a field a harness may omit is ``Optional`` with default ``None``;
+* fields marked ``passthrough`` (what a payload or an answer held that the class does
+  not declare) are not wire fields: codecs, schemas and the reducer skip them, and
+  the wire codec handles them itself.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from ._names import HookEvent
 
 __all__ = [
     "FieldInfo",
+    "PayloadOrigin",
     "HookInput",
     "HookOutput",
     "Merge",
@@ -76,6 +80,8 @@ class FieldInfo:
     join_companion: bool = False
     rank_by: str | None = None
     deprecated_aliases: tuple[str, ...] = ()
+    passthrough: bool = False
+    """Not a wire field: carries what the wire held that the class does not declare."""
 
 
 def meta(
@@ -89,6 +95,7 @@ def meta(
     join_companion: bool = False,
     rank_by: str | None = None,
     aliases: tuple[str, ...] = (),
+    passthrough: bool = False,
 ) -> dict[str, FieldInfo]:
     """Metadata for ``attrs.field(metadata=...)``: documentation, wire name, merge rule."""
     return {
@@ -102,6 +109,7 @@ def meta(
             join_companion=join_companion,
             rank_by=rank_by,
             deprecated_aliases=aliases,
+            passthrough=passthrough,
         )
     }
 
@@ -195,6 +203,38 @@ class HookOutput:
             merge=Merge.COMPANION,
         ),
     )
+    extra: Mapping[str, Any] = attrs.field(
+        factory=dict,
+        metadata=meta(
+            "Top-level answer keys this version does not know, kept as they came and passed "
+            "on to the harness. Across handlers, key by key: the last in configuration order "
+            "wins, and a value it replaces is reported (``overridden``).",
+            specific=False,
+            passthrough=True,
+        ),
+    )
+    extra_specific: Mapping[str, Any] = attrs.field(
+        factory=dict,
+        metadata=meta(
+            "Keys of ``hookSpecificOutput`` this version does not know for the event, kept "
+            "as they came and passed on to the harness; merged as ``extra`` is.",
+            passthrough=True,
+        ),
+    )
+
+
+@attrs.frozen(eq=False)
+class PayloadOrigin:
+    """The payload an input was decoded from, so that encoding it again gives hooks
+    what the harness sent: every key in its order, ``null`` values, keys no class
+    declares, at any depth. ``values`` holds the typed value decoding made of each
+    field; a field whose value is still that object is written as it came, one that
+    was changed (a rewrite, the session's envelope) is written from its new value."""
+
+    data: Mapping[str, Any]
+    """The JSON object as it came (never changed)."""
+    values: Mapping[str, Any]
+    """Field name -> the value the decoded input holds (defaults included)."""
 
 
 O = TypeVar("O", bound=HookOutput)
@@ -258,7 +298,18 @@ class HookInput(Generic[O_co]):
     extra: Mapping[str, Any] = attrs.field(
         factory=dict,
         metadata=meta(
-            "Payload fields this version does not know, kept verbatim and written back on encoding."
+            "Payload fields this version does not know (every field of an untyped event), "
+            "kept verbatim and written back on encoding."
+        ),
+    )
+    origin: PayloadOrigin | None = attrs.field(
+        default=None,
+        eq=False,
+        repr=False,
+        metadata=meta(
+            "The payload this input was decoded from (set by the wire codec): encoding "
+            "writes it back as it came, with the fields changed since then updated.",
+            passthrough=True,
         ),
     )
 

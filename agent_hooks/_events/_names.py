@@ -50,6 +50,9 @@ class HookEvent(str, enum.Enum):
     WORKTREE_CREATE = "WorktreeCreate"
     WORKTREE_REMOVE = "WorktreeRemove"
     MESSAGE_DISPLAY = "MessageDisplay"
+    PRE_MODEL_SWITCH = "PreModelSwitch"
+    POST_MODEL_SWITCH = "PostModelSwitch"
+    PRE_SKILL_SHELL_COMMAND = "PreSkillShellCommand"
     # Docker Agent
     TOOL_RESPONSE_TRANSFORM = "ToolResponseTransform"
     TOOL_INPUT_TRANSFORM = "ToolInputTransform"

@@ -43,7 +43,7 @@ import anyio.to_thread
 import attrs
 
 from .._base._errors import RegistrationError
-from .._events._capabilities import CAPABILITIES
+from .._events._capabilities import spec_for
 from .._events._model import HookInput, HookOutput
 from .._events._prompt._before_llm_call import BeforeLLMCallInput, BeforeLLMCallOutput
 from .._events._session._session_end import SessionEndInput
@@ -108,7 +108,7 @@ def _context_output(input: HookInput[Any], text: str | None) -> HookOutput | Non
     """``additional_context`` in the output class of the input's event, when it has one."""
     if not text:
         return None
-    cls = CAPABILITIES[input.event].output_type
+    cls = spec_for(input.event).output_type
     if "additional_context" not in attrs.fields_dict(cls):
         return None
     kwargs: dict[str, Any] = {"additional_context": text}

@@ -33,7 +33,7 @@ from typing import Any
 import attrs
 
 from .._base._diagnostics import Diagnostic, DiagnosticCode, Severity
-from .._events._names import HookEvent
+from .._events._untyped import AnyEvent
 from .._wire._dialects import CLAUDE, DEEPAGENTS, Dialect
 from .._wire._fields import json_type_name
 from ._nodes import HandlerNode, HandlerResult, HookCall, OnError
@@ -67,7 +67,7 @@ class KindContext:
     """The source label: the configuration file's path."""
     location: str | None = None
     """Where the entry is in its file: ``hooks.PreToolUse[0].hooks[1]``."""
-    event: HookEvent | None = None
+    event: AnyEvent | None = None
     """The event the entry is configured under."""
     config_dir: str | None = None
     """The directory of the configuration file."""

@@ -26,9 +26,10 @@ import attrs
 
 from .._base._diagnostics import Diagnostic, DiagnosticCode, Severity
 from .._base._errors import InvalidPayloadError
-from .._events._capabilities import CAPABILITIES, EventSpec
-from .._events._model import HookInput, HookOutput
-from .._events._names import HookEvent, parse_event
+from .._events._capabilities import CAPABILITIES, EventSpec, spec_for
+from .._events._model import HookInput, HookOutput, PayloadOrigin
+from .._events._names import HookEvent
+from .._events._untyped import UntypedEvent, UntypedInput, resolve_event
 from ._dialects import Dialect, WireFormat, get_dialect
 from ._fields import (
     FieldCodec,
@@ -68,7 +69,9 @@ def _wire_of(dialect: Dialect | WireFormat | str) -> WireFormat:
     return get_dialect(dialect).wire
 
 
-def wire_event_name(event: HookEvent, dialect: Dialect | WireFormat | str = "claude") -> str:
+def wire_event_name(
+    event: HookEvent | UntypedEvent, dialect: Dialect | WireFormat | str = "claude"
+) -> str:
     """The event's name as a wire format spells it (``PreToolUse`` / ``pre_tool_use``)."""
     return event.value if _wire_of(dialect) == "claude" else event.snake
 
@@ -139,7 +142,7 @@ def _read_payload_fields(cls: type[HookInput[Any]], wire: WireFormat) -> _Payloa
             # harnesses write hook_event_name right after permission_mode
             target = tail
     return _PayloadFields(
-        event_name=wire_event_name(cls.event, wire),
+        event_name="" if cls is UntypedInput else wire_event_name(cls.event, wire),
         head=tuple(head),
         tail=tuple(tail),
         convert=convert,
@@ -160,21 +163,69 @@ def encode_input(
 ) -> dict[str, Any]:
     """The JSON object a hook of this dialect receives for ``input``.
 
-    Keys come in the class's field order, with ``hook_event_name`` right after
-    ``permission_mode`` (last when the event has none). Fields left ``None`` are
-    omitted; ``extra`` fields are written back after them as they came, never
+    An input decoded from JSON (``input.origin``) is written as it came: every key in
+    its order, ``null`` values and keys no class declares included, at any depth; a
+    field changed since (a rewrite, the envelope the session filled in) is written
+    from its new value in its place, and fields and ``extra`` keys the payload did
+    not have come after. ``hook_event_name`` is spelled as ``dialect`` spells it.
+
+    Otherwise keys come in the class's field order, with ``hook_event_name`` right
+    after ``permission_mode`` (last when the event has none). Fields left ``None``
+    are omitted; ``extra`` fields are written back after them as they came, never
     overriding a known key. Every call returns a new structure that shares no
     dict or list, at any depth, with ``input`` or with any other call's result.
     """
-    fields = _payload_fields(type(input), _wire_of(dialect))
+    wire = _wire_of(dialect)
+    fields = _payload_fields(type(input), wire)
+    event_name = fields.event_name or wire_event_name(input.event, wire)
+    if input.origin is not None:
+        return _encode_from_origin(input, input.origin, fields, event_name)
     payload: dict[str, Any] = {}
     _put_fields(payload, input, fields.head)
-    payload["hook_event_name"] = fields.event_name
+    payload["hook_event_name"] = event_name
     _put_fields(payload, input, fields.tail)
     if input.extra:
         for key, value in input.extra.items():
             if key not in payload:
                 payload[key] = fields.convert(value)
+    return payload
+
+
+_UNSET: Any = object()
+
+
+def _encode_from_origin(
+    input: HookInput[Any], origin: PayloadOrigin, fields: _PayloadFields, event_name: str
+) -> dict[str, Any]:
+    """:func:`encode_input` of a decoded input: its payload as it came, updated."""
+    by_key = {key: (name, to_wire) for name, key, to_wire in (*fields.head, *fields.tail)}
+    convert = fields.convert
+    extra = input.extra
+    payload: dict[str, Any] = {}
+    for key, came in origin.data.items():
+        if key == "hook_event_name":
+            payload[key] = event_name
+            continue
+        typed = by_key.get(key)
+        if typed is not None:
+            name, to_wire = typed
+            value = getattr(input, name)
+            if value is origin.values.get(name, _UNSET):
+                # as it came: nulls, undeclared nested keys, a value that did not fit
+                payload[key] = convert(came)
+            elif value is not None:
+                payload[key] = value if to_wire is None else to_wire(value)
+        elif key in extra:
+            payload[key] = convert(extra[key])
+    for name, key, to_wire in (*fields.head, *fields.tail):
+        if key not in payload and key not in origin.data:
+            value = getattr(input, name)
+            if value is not None and value is not origin.values.get(name, _UNSET):
+                payload[key] = value if to_wire is None else to_wire(value)
+    payload.setdefault("hook_event_name", event_name)
+    for key, value in extra.items():
+        if key not in payload:
+            payload[key] = convert(value)
     return payload
 
 
@@ -208,14 +259,20 @@ class _TooDeep(ValueError):
         super().__init__("nested too deeply to read (deeper than Python's JSON parser goes)")
 
 
-@functools.cache
-def _payload_keys(event: HookEvent) -> tuple[tuple[FieldCodec, ...], frozenset[str]]:
-    """The fields a payload of ``event`` is read into (all but ``extra``), and every key
-    they and ``hook_event_name`` take (the rest goes into ``extra``)."""
-    fields = tuple(
-        fc for fc in field_codecs(CAPABILITIES[event].input_type, False) if fc.name != "extra"
-    )
-    return fields, frozenset({"hook_event_name", *(fc.docker_key for fc in fields)})
+_PAYLOAD_KEYS: dict[type, tuple[tuple[FieldCodec, ...], frozenset[str]]] = {}
+
+
+def _payload_keys(cls: type[HookInput[Any]]) -> tuple[tuple[FieldCodec, ...], frozenset[str]]:
+    """The fields a payload of an input class is read into (all but ``extra``), and every
+    key they and ``hook_event_name`` take (the rest goes into ``extra``); worked out once."""
+    found = _PAYLOAD_KEYS.get(cls)
+    if found is None:
+        fields = tuple(fc for fc in field_codecs(cls, False) if fc.name != "extra")
+        found = _PAYLOAD_KEYS[cls] = (
+            fields,
+            frozenset({"hook_event_name", *(fc.docker_key for fc in fields)}),
+        )
+    return found
 
 
 def decode_input(
@@ -226,12 +283,18 @@ def decode_input(
     The event comes from ``hook_event_name`` (either spelling) unless ``event`` is
     given; its spelling also tells the wire format. Unknown keys are kept in
     ``extra``; an optional field of the wrong type is left unset with an
-    ``invalid_field`` diagnostic.
+    ``invalid_field`` diagnostic. The payload itself is kept (``origin``), so that
+    command hooks get it as it came, that value included.
+
+    An event this version does not type (neither a known name nor a close misspelling
+    of one: :func:`~agent_hooks._events._untyped.resolve_event`) decodes into an
+    :class:`~agent_hooks.UntypedInput`, with an ``untyped_event`` warning.
 
     Raises:
         InvalidPayloadError: not a JSON object, no event name, or a required
             field missing or of the wrong type.
-        UnknownEventError: the event name is not known.
+        UnknownEventError: the event name is a close misspelling of a known event,
+            or cannot be an event name.
     """
     if isinstance(data, (bytes, str)):
         try:
@@ -253,13 +316,17 @@ def decode_input(
             raise InvalidPayloadError("missing hook_event_name", path="$.hook_event_name")
         if not isinstance(name, str):
             raise InvalidPayloadError("hook_event_name must be a string", path="$.hook_event_name")
-        ev = parse_event(name)
+        ev = resolve_event(name)
     else:
-        ev = parse_event(event)
-    cls = CAPABILITIES[ev].input_type
-    fields, known = _payload_keys(ev)
+        ev = resolve_event(event)
     kwargs: dict[str, Any] = {}
     diags: list[Diagnostic] = []
+    if isinstance(ev, UntypedEvent):
+        cls: type[HookInput[Any]] = UntypedInput
+        diags.append(untyped_diagnostic(ev))
+    else:
+        cls = CAPABILITIES[ev].input_type
+    fields, known = _payload_keys(cls)
     notes: list[str] = []
     for fc in fields:
         key = fc.docker_key
@@ -283,12 +350,33 @@ def decode_input(
         diags.append(
             Diagnostic(
                 code=DiagnosticCode.UNKNOWN_FIELD,
-                message=f"payload key {note} is not known to this version; dropped",
+                message=f"payload key {note} is not known to this version; not typed, "
+                "passed on to command hooks as it came",
                 severity=Severity.INFO,
             )
         )
     extra = {k: v for k, v in obj.items() if k not in known}
-    return DecodedInput(input=cls(extra=extra, **kwargs), diagnostics=tuple(diags), wire=wire)
+    values: dict[str, Any] = {}
+    origin = PayloadOrigin(data=obj if isinstance(data, (bytes, str)) else dict(obj), values=values)
+    if isinstance(ev, UntypedEvent):
+        kwargs["event_name"] = ev.value
+    decoded = cls(extra=extra, origin=origin, **kwargs)
+    for fc in fields:  # what decoding made of every field, defaults included
+        values[fc.name] = getattr(decoded, fc.name)
+    return DecodedInput(input=decoded, diagnostics=tuple(diags), wire=wire)
+
+
+def untyped_diagnostic(event: UntypedEvent, location: str | None = None) -> Diagnostic:
+    """The warning that ``event`` is carried untyped."""
+    return Diagnostic(
+        code=DiagnosticCode.UNTYPED_EVENT,
+        message=(
+            f"event {event.value!r} is not typed by this version of agent_hooks; its hooks "
+            "run with the payload as it came and answers reduced by the rules every event shares"
+        ),
+        severity=Severity.WARNING,
+        location=location,
+    )
 
 
 # ----------------------------------------------------------------- outputs
@@ -321,12 +409,21 @@ class _OutputIndex:
     """Keys of the event's own fields, inside ``hookSpecificOutput``."""
 
 
-@functools.cache
-def _index(event: HookEvent) -> _OutputIndex:
-    """The keys of ``event``'s answers, worked out on first use."""
+_INDEX: dict[type, _OutputIndex] = {}
+
+
+def _index(cls: type[HookOutput]) -> _OutputIndex:
+    """The keys of an answer class, worked out on first use."""
+    found = _INDEX.get(cls)
+    if found is None:
+        found = _INDEX[cls] = _read_index(cls)
+    return found
+
+
+def _read_index(cls: type[HookOutput]) -> _OutputIndex:
     top: dict[str, FieldCodec] = {}
     specific: dict[str, FieldCodec] = {}
-    for fc in field_codecs(CAPABILITIES[event].output_type, True):
+    for fc in field_codecs(cls, True):
         target = specific if fc.info.specific else top
         for key in fc.spellings:
             target[key] = fc
@@ -455,7 +552,7 @@ def _parse_answer(data: object, diags: list[Diagnostic]) -> Any:
 
 
 def decode_output(
-    event: HookEvent | str,
+    event: HookEvent | UntypedEvent | str,
     data: bytes | str | Mapping[str, Any] | object,
     *,
     dialect: Dialect | WireFormat | str = "claude",
@@ -468,12 +565,15 @@ def decode_output(
     PreToolUse's deprecated ``decision: approve|block``. Empty input (``None``, blank
     text) means no opinion (``output`` None, no diagnostic). Text that does not parse,
     nested deeper than the JSON parser goes included, is a ``malformed_json``
-    diagnostic. Wrong types, invalid values, unknown keys, fields the event does not
-    honour and a ``hookEventName`` of another event each produce a diagnostic and are
-    ignored; valid siblings stay.
+    diagnostic. Wrong types, invalid values, fields the event does not honour and a
+    ``hookEventName`` of another event each produce a diagnostic and are ignored;
+    valid siblings stay. Keys no event knows are kept (``extra``, ``extra_specific``)
+    and passed on to the harness, with an ``unknown_field`` note, unless they are keys
+    of the event's payload (a hook that echoed its input). An event this version does
+    not type is read with :class:`~agent_hooks.UntypedOutput`.
     """
-    ev = parse_event(event)
-    spec = CAPABILITIES[ev]
+    ev = resolve_event(event)
+    spec = spec_for(ev)
     wire = _wire_of(dialect)
     diags: list[Diagnostic] = []
     obj = _parse_answer(data, diags)
@@ -488,11 +588,12 @@ def decode_output(
             )
         )
         return DecodedOutput(output=None, diagnostics=tuple(diags))
-    adapter = _ADAPTERS.get(ev)
+    adapter = _ADAPTERS.get(ev) if isinstance(ev, HookEvent) else None
     if adapter is not None:
         obj = adapter(obj, diags)
-    index = _index(ev)
+    index = _index(spec.output_type)
     values: dict[str, Any] = {}
+    kept: dict[str, Any] = {}
     is_async = False
     async_timeout: float | None = None
     for key, value in obj.items():
@@ -521,8 +622,10 @@ def decode_output(
                 )
         elif key in index.top:
             _set(spec, index.top[key], value, values, diags, path, wire)
-        else:
-            _unknown(spec, key, path, diags, top_level=True, index=index)
+        elif _unknown(spec, key, path, diags, top_level=True, index=index):
+            kept[key] = value
+    if kept:
+        values["extra"] = kept
     try:
         output = spec.output_type(**values)
     except (TypeError, ValueError) as exc:  # a class-level invariant; keep the answer out
@@ -534,7 +637,9 @@ def decode_output(
 
 
 def foreign_keys(
-    event: HookEvent | str, obj: Mapping[str, Any], dialect: Dialect | WireFormat | str
+    event: HookEvent | UntypedEvent | str,
+    obj: Mapping[str, Any],
+    dialect: Dialect | WireFormat | str,
 ) -> list[str]:
     """Keys of an answer that are known but not spelled as its wire format spells them
     (``hookSpecificOutput`` or ``systemMessage`` in a docker answer, the SDK's
@@ -543,9 +648,8 @@ def foreign_keys(
     that is not an object (none here)."""
     if not isinstance(obj, Mapping):
         return []
-    ev = parse_event(event)
     wire = _wire_of(dialect)
-    index = _index(ev)
+    index = _index(spec_for(event).output_type)
     specific_key = _SPECIFIC_KEYS[0 if wire == "claude" else 1]
     name_key = _EVENT_NAME_KEYS[0 if wire == "claude" else 1]
     found: list[str] = []
@@ -584,11 +688,7 @@ def _decode_specific(
     for key in _EVENT_NAME_KEYS:
         if key in block:
             named = block[key]
-            try:
-                same = isinstance(named, str) and parse_event(named) is spec.event
-            except ValueError:
-                same = False
-            if not same:
+            if not _same_event(named, spec.event):
                 diags.append(
                     _diag(
                         DiagnosticCode.MISMATCHED_OUTPUT,
@@ -598,14 +698,29 @@ def _decode_specific(
                     )
                 )
                 return
+    kept: dict[str, Any] = {}
     for key, value in block.items():
         if key in _EVENT_NAME_KEYS:
             continue
         fpath = f"{path}.{key}"
         if key in index.specific:
             _set(spec, index.specific[key], value, values, diags, fpath, wire)
-        else:
-            _unknown(spec, key, fpath, diags, top_level=False, index=index)
+        elif _unknown(spec, key, fpath, diags, top_level=False, index=index):
+            kept[key] = value
+    if kept:
+        values["extra_specific"] = {**values.get("extra_specific", {}), **kept}
+
+
+def _same_event(named: object, event: HookEvent | UntypedEvent) -> bool:
+    """Whether a ``hookEventName`` names ``event`` (an untyped event: its exact name)."""
+    if not isinstance(named, str):
+        return False
+    if isinstance(event, UntypedEvent):
+        return named in (event.value, event.snake)
+    try:
+        return resolve_event(named) is event
+    except ValueError:
+        return False
 
 
 def _set(
@@ -650,7 +765,10 @@ def _unknown(
     *,
     top_level: bool,
     index: _OutputIndex,
-) -> None:
+) -> bool:
+    """Report a key the answer class does not read; ``True`` when it is kept and passed
+    on (a key no event knows, that is not a key of the event's payload)."""
+    keep = False
     if top_level and key in index.specific:
         message = f"{key!r} belongs inside hookSpecificOutput; ignored"
         code = DiagnosticCode.UNSUPPORTED_FIELD
@@ -661,19 +779,31 @@ def _unknown(
         owners = ", ".join(_all_output_keys()[key][:4])
         message = f"{key!r} is not a {spec.event.value} field (it belongs to {owners}); ignored"
         code = DiagnosticCode.UNSUPPORTED_FIELD
-    else:
-        message = f"unknown output key {key!r}; ignored"
+    elif key in _payload_keys(spec.input_type)[1]:
+        message = f"{key!r} is a key of the {spec.event.value} payload, not of an answer; ignored"
         code = DiagnosticCode.UNKNOWN_FIELD
-    diags.append(_diag(code, message, path))
+    else:
+        message = f"unknown output key {key!r}; passed on to the harness as it came"
+        code = DiagnosticCode.UNKNOWN_FIELD
+        keep = True
+    diags.append(_diag(code, message, path, Severity.INFO if keep else Severity.WARNING))
+    return keep
 
 
 def encode_output(
-    output: HookOutput, dialect: Dialect | WireFormat | str = "claude"
+    output: HookOutput,
+    dialect: Dialect | WireFormat | str = "claude",
+    *,
+    event: HookEvent | UntypedEvent | None = None,
 ) -> dict[str, Any]:
     """The JSON object of an answer in a wire format, carrying only fields that are set.
 
     Event-specific fields go into ``hookSpecificOutput`` (``hook_specific_output``)
-    with ``hookEventName``; an answer that sets nothing encodes as ``{}``.
+    with ``hookEventName`` (of ``event``, else of the answer's class: an
+    :class:`~agent_hooks.UntypedOutput` needs ``event``); keys kept from a hook's
+    answer that this version does not know (``extra``, ``extra_specific``) are
+    written back after the known ones, never replacing one. An answer that sets
+    nothing encodes as ``{}``.
     """
     wire = _wire_of(dialect)
     top: dict[str, Any] = {}
@@ -684,10 +814,17 @@ def encode_output(
             continue
         target = specific if fc.info.specific else top
         target[fc.key(wire)] = to_json(value, wire=wire, output=True)
-    if specific and output.event is not None:
+    for key, value in output.extra_specific.items():
+        if key not in specific and key not in _EVENT_NAME_KEYS:
+            specific[key] = to_json(value, wire=wire, output=True)
+    named = event if event is not None else output.event
+    if specific and named is not None:
         name_key = "hookEventName" if wire == "claude" else "hook_event_name"
         top["hookSpecificOutput" if wire == "claude" else "hook_specific_output"] = {
-            name_key: wire_event_name(output.event, wire),
+            name_key: wire_event_name(named, wire),
             **specific,
         }
+    for key, value in output.extra.items():
+        if key not in top and key not in _SPECIFIC_KEYS:
+            top[key] = to_json(value, wire=wire, output=True)
     return top

@@ -136,8 +136,9 @@ def field_codecs(cls: type, output: bool) -> tuple[FieldCodec, ...]:
     """The codecs of an attrs class's fields.
 
     ``output`` selects the key rule: outputs use camelCase in the claude wire
-    format; inputs use the snake_case Python names in both formats. Computed
-    once per class and cached.
+    format; inputs use the snake_case Python names in both formats. Fields marked
+    ``passthrough`` (what the wire held that the class does not declare) are not wire
+    fields and are left out. Computed once per class and cached.
     """
     cached = _CODECS.get((cls, output))
     if cached is not None:
@@ -146,6 +147,8 @@ def field_codecs(cls: type, output: bool) -> tuple[FieldCodec, ...]:
     result = []
     for a in attrs.fields(cls):
         info = field_info(a)
+        if info.passthrough:
+            continue
         docker = info.wire or a.name.rstrip("_")
         claude = (info.wire or snake_to_camel(a.name)) if output else docker
         required = a.default is attrs.NOTHING

@@ -16,7 +16,7 @@ import attrs
 from .._base._diagnostics import Diagnostic, DiagnosticCode, Severity
 from .._events._capabilities import EventSpec, Exit2
 from .._events._model import HookOutput, Merge
-from .._events._names import HookEvent
+from .._events._untyped import AnyEvent
 from ._fields import FieldCodec, TypeDesc, field_codecs, short_repr
 
 __all__ = [
@@ -141,7 +141,7 @@ diagnostic; the rest of the answer stands."""
 
 def drop_refused_values(output: HookOutput) -> tuple[HookOutput, tuple[Diagnostic, ...]]:
     """``output`` without the values :data:`VALUE_RULES` refuse, and a diagnostic for each."""
-    refused: dict[str, None] = {}
+    refused: dict[str, Any] = {}
     diags: list[Diagnostic] = []
     for name, rule in VALUE_RULES.items():
         value = getattr(output, name, None)
@@ -160,6 +160,10 @@ def drop_refused_values(output: HookOutput) -> tuple[HookOutput, tuple[Diagnosti
     return attrs.evolve(output, **refused), tuple(diags)
 
 
+_PASSTHROUGH = ("extra", "extra_specific")
+"""The answer fields holding keys this version does not know (passed on as they came)."""
+
+
 def is_blocking(output: HookOutput | None) -> bool:
     """Whether an answer blocks: a decision field at its strongest rank (deny, block)."""
     if output is None:
@@ -176,11 +180,14 @@ def strip_decisions(output: HookOutput) -> HookOutput:
     """A copy of an answer without anything that decides or rewrites (for fire-and-forget
     handlers, whose answers may only add context and messages)."""
     keep = {"additional_context", "system_message", "suppress_output", "terminal_sequence"}
-    cleared = {
+    cleared: dict[str, Any] = {
         a.name: None
         for a in attrs.fields(type(output))
-        if a.name not in keep and a.name != "extra" and getattr(output, a.name) is not None
+        if a.name not in keep and a.name not in _PASSTHROUGH and getattr(output, a.name) is not None
     }
+    for name in _PASSTHROUGH:  # unknown keys may decide: a background answer has none
+        if getattr(output, name):
+            cleared[name] = {}
     return attrs.evolve(output, **cleared) if cleared else output
 
 
@@ -222,7 +229,7 @@ def _misfits(value: Any) -> list[FieldCodec]:
     ]
 
 
-_CHECKS: dict[tuple[HookEvent, type], tuple[tuple[FieldCodec, bool], ...]] = {}
+_CHECKS: dict[tuple[AnyEvent, type], tuple[tuple[FieldCodec, bool], ...]] = {}
 
 
 def _checks(spec: EventSpec, cls: type) -> tuple[tuple[FieldCodec, bool], ...]:
@@ -270,4 +277,5 @@ def check_output(
         code=DiagnosticCode.UNSUPPORTED_FIELD,
         message=f"{spec.event.value} does not honour {', '.join(dropped)}; ignored",
     )
-    return attrs.evolve(output, **dict.fromkeys(dropped)), (diag,)
+    cleared: dict[str, Any] = dict.fromkeys(dropped)
+    return attrs.evolve(output, **cleared), (diag,)

@@ -207,14 +207,16 @@ def build_report(config: LoadedConfig, compiled: CompiledRegistry, project: str)
     """
     from ..._dispatch._registry import HookRegistry
     from ..._events._names import HookEvent
+    from ..._events._untyped import AnyEvent, UntypedEvent
 
-    per_event: dict[HookEvent, list[CompiledNode]] = {}
+    per_event: dict[AnyEvent, list[CompiledNode]] = {}
     for event, nodes in compiled.nodes.items():
         per_event.setdefault(event, []).extend(nodes)
     for cn in compiled.disabled:
         per_event.setdefault(cn.event, []).append(cn)
     events: dict[str, list[dict[str, Any]]] = {}
-    for event in HookEvent:
+    untyped = sorted(e for e in per_event if isinstance(e, UntypedEvent))
+    for event in (*HookEvent, *untyped):
         ordered = sorted(per_event.get(event, ()), key=lambda cn: cn.ordinal)
         if not ordered:
             continue
@@ -243,6 +245,7 @@ def build_report(config: LoadedConfig, compiled: CompiledRegistry, project: str)
                     "status_message": cn.info.status_message,
                     "disabled": cn.node.disabled,
                     "duplicate_of": duplicate,
+                    "typed": not isinstance(event, UntypedEvent),
                 }
             )
         events[event.value] = entries
@@ -361,7 +364,9 @@ def render(report: dict[str, Any]) -> str:
         out.append(f"Hooks for {report['project_dir']} (in the order they run and reduce):")
         for event, entries in events.items():
             out.append("")
-            out.append(f"{event} ({len(entries)})")
+            untyped = any(not e.get("typed", True) for e in entries)
+            note = ", not typed by this version: payload passed as it came" if untyped else ""
+            out.append(f"{event} ({len(entries)}{note})")
             for e in entries:
                 flags = []
                 if e["disabled"]:

@@ -1,8 +1,8 @@
 """Prompt, turn, model-call and stopping events.
 
 User prompts (and Docker Agent's steering and follow-up queues), message display,
-turn boundaries, the calls to the model, and the end of a response (Stop,
-StopFailure, Codex's Interrupt).
+turn boundaries, the calls to the model, switching the model, and the end of a
+response (Stop, StopFailure, Codex's Interrupt).
 
 One module per event, so that a process that handles one event creates only
 that event's classes; this package holds the field descriptions they share.
@@ -27,3 +27,14 @@ MODEL_ID = (
     "Docker Agent: the model as ``<provider>/<model>`` (``anthropic/claude-sonnet-4-5``), or "
     "the harness label (``claude-code``) for harness agents."
 )
+FROM_MODEL = "The model in use before the switch (``claude-opus-5-5``)."
+TO_MODEL = "The model the session switches to (``claude-haiku-5-5``)."
+REQUESTED_MODEL = "What was asked for, as typed (an alias such as ``haiku``, or a model id)."
+SWITCH_SOURCE = "What asked for the switch (``command`` for ``/model``)."
+CONTEXT_TOKENS = "Tokens of conversation context the new model has to read."
+PROMPT_CACHE_WARM = "Whether the prompt cache is warm for the new model."
+CACHE_TTL = "Time to live of the prompt cache (``5m``, ``1h``)."
+ESTIMATED_CACHE_WRITE_USD = (
+    "Estimated cost in US dollars of writing the context to the new model's prompt cache."
+)
+PRICING = "Where the cost estimate's prices come from (``catalog``)."

@@ -27,9 +27,11 @@ class MessageDisplayOutput(HookOutput):
     display_content: str | None = attrs.field(
         default=None,
         metadata=meta(
-            "Text displayed in place of ``delta``; omit to display the original. The first "
-            "handler that sets it wins.",
-            merge=Merge.FIRST,
+            "Text displayed in place of ``delta``; omit it, or return ``delta`` unchanged, to "
+            "display the original. Handlers run chained by default, each seeing the text "
+            "the previous one left as its ``delta``, so an unchanged answer keeps an earlier "
+            "handler's replacement; the last handler in configuration order that sets it wins.",
+            merge=Merge.LAST,
         ),
     )
 

@@ -17,7 +17,8 @@ __all__ = ["UserPromptExpansionInput", "UserPromptExpansionOutput"]
 
 @attrs.frozen(kw_only=True)
 class UserPromptExpansionOutput(HookOutput):
-    """Answer to UserPromptExpansion: block the command (``decision: "block"``) or add context."""
+    """Answer to UserPromptExpansion: block the command (``decision: "block"``), optionally
+    without echoing the prompt, or add context."""
 
     event: ClassVar[HookEvent | None] = HookEvent.USER_PROMPT_EXPANSION
 
@@ -27,6 +28,14 @@ class UserPromptExpansionOutput(HookOutput):
             "Text added to the model's context alongside the expanded prompt. Collected "
             "from every handler in order, newline-joined.",
             merge=Merge.JOIN,
+        ),
+    )
+    suppress_original_prompt: bool | None = attrs.field(
+        default=None,
+        metadata=meta(
+            "With a block: leave the original prompt text out of the block message shown "
+            "to the user. Any handler may turn it on.",
+            merge=Merge.ANY,
         ),
     )
 

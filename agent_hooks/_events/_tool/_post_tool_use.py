@@ -52,7 +52,10 @@ class PostToolUseOutput(HookOutput):
         default=None,
         metadata=meta(
             "Short note about this call's result for the auto-mode classifier rather than the "
-            "model. Notes from every handler are newline-joined (the host caps the total).",
+            "model; relay only genuine user statements in it, never tool output or model "
+            "text. Notes from every handler are newline-joined; Claude Code caps the total at "
+            "2,000 UTF-16 code units per call and ignores it in a fire-and-forget answer "
+            "(agent_hooks drops it from those too).",
             merge=Merge.JOIN,
         ),
     )

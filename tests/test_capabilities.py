@@ -294,7 +294,8 @@ def test_context_lifetimes() -> None:
     assert CAPABILITIES[E.TURN_START].context is ContextLifetime.TURN
     assert CAPABILITIES[E.PRE_TOOL_USE].context is ContextLifetime.TOOL
     assert CAPABILITIES[E.POST_TOOL_USE].context is ContextLifetime.TOOL
-    assert CAPABILITIES[E.NOTIFICATION].context is ContextLifetime.NONE
+    assert CAPABILITIES[E.NOTIFICATION].context is ContextLifetime.TURN  # (2.1.332)
+    assert CAPABILITIES[E.SESSION_END].context is ContextLifetime.NONE
 
 
 def test_matchers() -> None:

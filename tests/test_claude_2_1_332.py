@@ -150,7 +150,7 @@ ANSWER_FIELDS: dict[str, set[str]] = {
     "ElicitationResult": {"action", "content"},
     "FileChanged": {"watchPaths"},
     "MessageDisplay": {"displayContent"},
-    "Notification": {"additionalContext"},  # not typed: see NOT_TYPED
+    "Notification": {"additionalContext"},
     "PermissionDenied": {"retry"},
     "PermissionRequest": {"decision"},
     "PostModelSwitch": {"additionalContext"},
@@ -188,10 +188,8 @@ ANSWER_FIELDS: dict[str, set[str]] = {
 }
 """hookSpecificOutput keys (besides ``hookEventName``) of each event's 2.1.332 schema."""
 
-NOT_TYPED = {("Notification", "additionalContext")}
-"""Fields 2.1.332's schema accepts that this version does not type: the schema does not say
-what Notification context does (the stored 2.1.240 reference gives Notification no output
-of its own), so it stays an unsupported field until that is known."""
+NOT_TYPED: set[tuple[str, str]] = set()
+"""Fields 2.1.332's schema accepts that this version does not type (none)."""
 
 DOCKER_ONLY_ANSWER_FIELDS = {
     ("PreToolUse", "metadata"),

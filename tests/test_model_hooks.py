@@ -24,11 +24,11 @@ from agent_hooks import (
     HookMatcher,
     HookRegistry,
     ModelHook,
-    NotificationInput,
     Outcome,
     PostToolUseInput,
     PreToolUseInput,
     RegistrationError,
+    SessionEndInput,
     StopInput,
     ToolGuardInput,
     UserPromptSubmitInput,
@@ -283,7 +283,7 @@ async def test_a_json_object_without_verdict_is_context_as_json() -> None:
 
 
 async def test_free_text_where_the_event_takes_no_context_is_a_system_message() -> None:
-    d = await run(judge(ScriptedClient("heads up")), NotificationInput(message="done"))
+    d = await run(judge(ScriptedClient("heads up")), SessionEndInput(reason="other"))
     assert d.system_messages == ("heads up",)
 
 

@@ -436,7 +436,7 @@ def test_echoed_input_payload_is_not_output() -> None:
         ),
         ("PreToolUse", {"hookSpecificOutput": {"updatedToolOutput": {}}}, None),
         ("SessionStart", {"hookSpecificOutput": {"retry": True}}, None),
-        ("Notification", {"hookSpecificOutput": {"additionalContext": "x"}}, None),
+        ("SessionEnd", {"hookSpecificOutput": {"additionalContext": "x"}}, None),
         ("PreToolUse", {"permissionDecision": "deny"}, "$.permissionDecision"),
         ("PreToolUse", {"hookSpecificOutput": {"systemMessage": "x"}}, None),
     ],

@@ -436,9 +436,10 @@ def _rows() -> tuple[EventSpec, ...]:
         ),
         EventSpec(
             event=E.NOTIFICATION,
-            summary="The agent sends a notification.",
+            summary="The agent sends a notification; can add context for the model.",
             matcher_field="notification_type",
             exit2=Exit2.IGNORED,
+            context=_T.TURN,
         ),
         EventSpec(
             event=E.CONFIG_CHANGE,

@@ -9,7 +9,7 @@ from typing import ClassVar
 
 import attrs
 
-from .._model import HookInput, HookOutput, meta
+from .._model import HookInput, HookOutput, Merge, meta
 from .._names import HookEvent
 from . import NOTIFICATION_MESSAGE
 
@@ -18,12 +18,21 @@ __all__ = ["NotificationInput", "NotificationOutput"]
 
 @attrs.frozen(kw_only=True)
 class NotificationOutput(HookOutput):
-    """Answer to Notification: nothing beyond the universal fields.
+    """Answer to Notification: context for the model, besides the universal fields.
 
     Notifications cannot be blocked or changed; ``terminal_sequence`` is still emitted.
     """
 
     event: ClassVar[HookEvent | None] = HookEvent.NOTIFICATION
+
+    additional_context: str | None = attrs.field(
+        default=None,
+        metadata=meta(
+            "Text for the model's next request (Claude Code 2.1.332 accepts it on "
+            "Notification). Collected from every handler in order, newline-joined.",
+            merge=Merge.JOIN,
+        ),
+    )
 
 
 @attrs.frozen(kw_only=True)

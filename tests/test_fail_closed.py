@@ -172,9 +172,7 @@ def test_the_report_says_the_failure_blocked(ws: Workspace) -> None:
 # ------------------------------------------------------------- Python API
 
 
-def test_failing_closed_sets_block_on_blocking_events_only() -> None:
-    from agent_hooks._bridges._payload import failing_closed
-
+def test_fail_closed_sets_block_on_blocking_events_only() -> None:
     def guard(input: PreToolUseInput) -> None:
         return None
 
@@ -189,7 +187,7 @@ def test_failing_closed_sets_block_on_blocking_events_only() -> None:
         },
         on_error="warn",
     )
-    compiled = failing_closed(registry).compile()
+    compiled = registry.evolve(fail_closed=True).compile()
     policies = {
         (event.value, n.info.name): n.on_error
         for event, nodes in compiled.nodes.items()

@@ -21,7 +21,7 @@ from .._base._diagnostics import Diagnostic, Severity
 from .._base._errors import InvalidPayloadError, UnknownEventError
 from .._dispatch._compiled import CompiledRegistry
 from .._dispatch._decision import Decision
-from .._dispatch._registry import HookRegistry, SourcedGroups
+from .._dispatch._registry import HookRegistry
 from .._dispatch._session import Session
 from .._events._capabilities import spec_for
 from .._events._model import HookOutput, Merge
@@ -37,7 +37,6 @@ __all__ = [
     "diagnostic_lines",
     "dispatch_payload",
     "dumps",
-    "failing_closed",
     "handler_verdict",
     "one_line",
     "report_json",
@@ -297,35 +296,3 @@ def dumps(obj: Any) -> str:
     depth is written, ``NaN`` and the infinities are ``null``
     (:func:`agent_hooks._wire._json.dumps`)."""
     return _json_dumps(obj)
-
-
-def failing_closed(registry: HookRegistry) -> HookRegistry:
-    """``registry`` with the failure policy ``block`` for every handler of an event that
-    can block (PreToolUse, UserPromptSubmit, Stop, ...), whatever policy the handler or
-    its group set: ``agent-hooks run --fail-closed``.
-
-    A hook that could not run or whose answer could not be read (it could not start, it
-    timed out, it exited with a failure status, it answered what cannot be decoded, its
-    input could not be prepared) then blocks the event, with the failure as the reason.
-    A handler's own ``warn`` or ``ignore`` does not win: a line in a hook file must not
-    switch a guard that was told to fail closed back to failing open. Fire-and-forget
-    handlers (which never decide) and events that cannot block keep their policies, and
-    an input whose block is ignored (ConfigChange from ``policy_settings``) still
-    ignores it."""
-
-    def closed(sg: SourcedGroups) -> SourcedGroups:
-        groups = tuple(
-            attrs.evolve(
-                g,
-                on_error="block",
-                nodes=tuple(
-                    n if n.background else attrs.evolve(n, on_error="block") for n in g.nodes
-                ),
-            )
-            if spec_for(g.event).can_block
-            else g
-            for g in sg.groups
-        )
-        return attrs.evolve(sg, groups=groups)
-
-    return registry.evolve(sources=tuple(closed(sg) for sg in registry.sources))

@@ -257,6 +257,9 @@ class HookRegistry:
         max_processes: how many hook processes may run at once (default: from CPUs).
         session_end_timeout: the budget of a SessionEnd dispatch, which runs shielded.
         background_drain_timeout: how long a closing session waits for background work.
+        fail_closed: every handler of an event that can block fails closed (policy
+            ``block``), whatever ``on_error`` its file, group or handler sets (fire-and-forget
+            handlers, which never decide, keep theirs): ``agent-hooks run --fail-closed``.
         secret_env_patterns: words of environment variable names withheld from hook
             processes (default ``DEFAULT_SECRET_PATTERNS``; the rule: ``scrub_env``).
         observers: :class:`~agent_hooks.Observer` objects told about every dispatch and
@@ -272,6 +275,7 @@ class HookRegistry:
     max_processes: int | None = None
     session_end_timeout: float = 1.5
     background_drain_timeout: float = 5.0
+    fail_closed: bool = False
     secret_env_patterns: tuple[str, ...] = DEFAULT_SECRET_PATTERNS
     observers: tuple[Observer, ...] = ()
     _cache: list[CompiledRegistry] = attrs.field(factory=list, init=False, eq=False, repr=False)
@@ -596,7 +600,9 @@ def _compile_node(
     if src.dialect.min_timeout:
         timeout = max(timeout, src.dialect.min_timeout)
     policy: OnError = node.on_error or group.on_error or reg._policy(spec.event) or "warn"
-    if spec.fails_closed and src.dialect is DOCKER:
+    if (spec.fails_closed and src.dialect is DOCKER) or (
+        reg.fail_closed and spec.can_block and not node.background
+    ):
         policy = "block"
     info = HandlerInfo(
         name=node.name,

@@ -10,7 +10,7 @@ for every harness); 2 with ``--fail-closed`` when the hooks could not run as
 configured: a bad payload, a ``--config`` file that is missing, or any file it
 was to load that did not load (untrusted, unreadable, invalid), a configuration
 error, an internal error. ``--fail-closed`` also makes the failure policy of every
-handler on an event that can block ``block`` (:func:`~.._payload.failing_closed`):
+handler on an event that can block ``block`` (``HookRegistry(fail_closed=True)``):
 a hook that could not run or whose answer could not be read blocks the event.
 Diagnostics go to stderr, one line each.
 
@@ -284,13 +284,10 @@ def _run(args: argparse.Namespace) -> int:
         BridgeResult,
         diagnostic_lines,
         dispatch_payload,
-        failing_closed,
         report_json,
     )
 
-    registry = config.registry()
-    if fail_closed:
-        registry = failing_closed(registry)
+    registry = config.registry(fail_closed=fail_closed)
     answered: list[bool] = []
 
     def answer(result: BridgeResult) -> None:

@@ -29,7 +29,7 @@ from .._events._model import HookInput, HookOutput, Merge
 from .._events._untyped import AnyEvent
 from .._handlers._nodes import HandlerResult, Outcome, enforce_strict_output
 from .._wire._dialects import Dialect
-from .._wire._fields import SavedText, field_codecs
+from .._wire._fields import SavedText, TypeDesc, field_codecs
 from .._wire._outputs import MESSAGE_FIELDS, drop_refused_values, without_blocks
 
 __all__ = ["OutputFiles", "empty_output", "reduce_results", "settle_result"]
@@ -100,9 +100,16 @@ def reduce_results(
         return empty_output(spec), ()
     diags: list[Diagnostic] = []
     values: dict[str, Any] = {}
+    given: dict[str, list[tuple[HandlerResult, Any]]] = {}  # field -> (result, value), in order
+    for r in answered:
+        output = r.output
+        for step in plan:
+            v = getattr(output, step.name, None)
+            if v is not None:
+                given.setdefault(step.name, []).append((r, v))
     for step in plan:
         name = step.name
-        pairs = [(r, v) for r in answered if (v := getattr(r.output, name, None)) is not None]
+        pairs = given.get(name)
         if not pairs:
             continue
         merge = step.merge
@@ -255,17 +262,29 @@ _CAPPED_FIELDS: dict[type, tuple[tuple[str, ...], tuple[str, ...]]] = {}
 
 
 def _capped_fields(cls: type) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """An answer class's message fields (:data:`MESSAGE_FIELDS`), and its other fields,
-    which may hold an answer object with message fields of its own; worked out once
-    per class."""
+    """An answer class's message fields (:data:`MESSAGE_FIELDS`), and the fields whose
+    type may hold an answer object (which may have message fields of its own); worked
+    out once per class from its field types."""
     found = _CAPPED_FIELDS.get(cls)
     if found is None:
-        names = [a.name for a in attrs.fields(cls)]
+        codecs = field_codecs(cls, True)
         found = _CAPPED_FIELDS[cls] = (
-            tuple(n for n in names if n in MESSAGE_FIELDS),
-            tuple(n for n in names if n not in MESSAGE_FIELDS),
+            tuple(fc.name for fc in codecs if fc.name in MESSAGE_FIELDS),
+            tuple(
+                fc.name
+                for fc in codecs
+                if fc.name not in MESSAGE_FIELDS and _may_hold_object(fc.type)
+            ),
         )
     return found
+
+
+def _may_hold_object(desc: TypeDesc) -> bool:
+    """Whether a field of this type may hold an attrs object (directly or as a union
+    member); lists and maps of objects are not answer fields any event has."""
+    if desc.kind == "object":
+        return True
+    return desc.kind == "union" and any(_may_hold_object(m) for m in desc.values)
 
 
 PREVIEW_CHARS = 2_000
@@ -358,7 +377,7 @@ class OutputFiles:
                     changes[name] = self._saved(value, f"{prefix}{name}", notes)
             for name in others:
                 value = getattr(obj, name)
-                if attrs.has(type(value)):
+                if value is not None and attrs.has(type(value)):
                     inner = capped(value, f"{prefix}{name}.")
                     if inner is not value:
                         changes[name] = inner

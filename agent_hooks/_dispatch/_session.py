@@ -341,7 +341,9 @@ class Session:
         # Every dispatch lets the loop run, and a cancelled caller meet its cancellation,
         # even when every handler is a plain function (SessionEnd only yields: it runs
         # shielded).
-        with anyio.CancelScope(shield=spec.event is HookEvent.SESSION_END):
+        if spec.event is HookEvent.SESSION_END:
+            await anyio.lowlevel.cancel_shielded_checkpoint()
+        else:
             await anyio.lowlevel.checkpoint()
         input = self._prepare(spec, input)
         nodes = self._compiled.select(spec.event, input)

@@ -95,11 +95,18 @@ def input_class(event: HookEvent | str) -> type[HookInput[Any]]:
     Raises:
         ValueError: ``event`` is not a :class:`HookEvent` value.
     """
-    member = HookEvent(event)
-    name = member.value
-    module = submodule(__package__ or "agent_hooks._events", f"{_FAMILY_OF[name]}._{member.snake}")
-    cls: type[HookInput[Any]] = getattr(module, f"{name}Input")
-    return cls
+    found = _INPUT_CLASSES.get(event)  # (a HookEvent is its own str value)
+    if found is None:
+        member = HookEvent(event)
+        name = member.value
+        package = __package__ or "agent_hooks._events"
+        module = submodule(package, f"{_FAMILY_OF[name]}._{member.snake}")
+        found = _INPUT_CLASSES[member] = getattr(module, f"{name}Input")
+    return found
+
+
+_INPUT_CLASSES: dict[str, type[HookInput[Any]]] = {}
+"""Event -> its input class, filled as each event's module is first imported."""
 
 
 class _EventTypes(Mapping[HookEvent, Any]):

@@ -715,6 +715,8 @@ def _same_event(named: object, event: HookEvent | UntypedEvent) -> bool:
     """Whether a ``hookEventName`` names ``event`` (an untyped event: its exact name)."""
     if not isinstance(named, str):
         return False
+    if named == event.value:
+        return True
     if isinstance(event, UntypedEvent):
         return named in (event.value, event.snake)
     try:

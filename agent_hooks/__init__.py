@@ -23,10 +23,10 @@ use (the lazy map is read off that block), so ``import agent_hooks`` stays light
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ._base._lazy import install_lazy_exports
 from ._base._version import VERSION as __version__  # noqa: F401 (the package version)
+
+TYPE_CHECKING = False  # (typing's constant without importing typing: see _base/_lazy.py)
 
 if TYPE_CHECKING or not install_lazy_exports(__name__):
     from ._base._diagnostics import Diagnostic as Diagnostic
@@ -45,6 +45,10 @@ if TYPE_CHECKING or not install_lazy_exports(__name__):
     from ._config._codex import load_codex_dir as load_codex_dir
     from ._config._codex import load_codex_toml as load_codex_toml
     from ._config._common import PRECEDENCE as PRECEDENCE
+    from ._config._copilot import load_copilot as load_copilot
+    from ._config._copilot import load_copilot_dir as load_copilot_dir
+    from ._config._cursor import load_cursor as load_cursor
+    from ._config._cursor import load_cursor_dir as load_cursor_dir
     from ._config._deepagents import load_deepagents as load_deepagents
     from ._config._deepagents import load_deepagents_dir as load_deepagents_dir
     from ._config._discover import ECOSYSTEMS as ECOSYSTEMS
@@ -56,6 +60,8 @@ if TYPE_CHECKING or not install_lazy_exports(__name__):
     from ._config._docker import load_docker_dropin as load_docker_dropin
     from ._config._docker import load_docker_dropins as load_docker_dropins
     from ._config._docker import load_docker_settings as load_docker_settings
+    from ._config._gemini import load_gemini as load_gemini
+    from ._config._gemini import load_gemini_dir as load_gemini_dir
     from ._config._hel import load_hel as load_hel
     from ._config._load import FORMATS as FORMATS
     from ._config._load import detect_format as detect_format
@@ -320,10 +326,15 @@ if TYPE_CHECKING or not install_lazy_exports(__name__):
     from ._wire._codec import encode_input as encode_input
     from ._wire._codec import encode_output as encode_output
     from ._wire._codec import payload_bytes as payload_bytes
+    from ._wire._detect import decode_payload as decode_payload
+    from ._wire._detect import detect_dialect as detect_dialect
     from ._wire._dialects import CLAUDE as CLAUDE
     from ._wire._dialects import CODEX as CODEX
+    from ._wire._dialects import COPILOT as COPILOT
+    from ._wire._dialects import CURSOR as CURSOR
     from ._wire._dialects import DEEPAGENTS as DEEPAGENTS
     from ._wire._dialects import DOCKER as DOCKER
+    from ._wire._dialects import GEMINI as GEMINI
     from ._wire._dialects import HEL as HEL
     from ._wire._dialects import Dialect as Dialect
     from ._wire._dialects import get_dialect as get_dialect

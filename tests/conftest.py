@@ -1,8 +1,18 @@
-"""Shared test set-up: every async test runs on asyncio and on trio (anyio's plugin)."""
+"""Shared test set-up: every async test runs on asyncio and on trio (anyio's plugin).
+
+``agent-hooks run`` started by a test answers in-process: the resident server would
+outlive the test (``tests/test_daemon.py`` tests it, each test with its own socket
+directory, and stops what it starts). ``AGENT_HOOKS_TEST_DAEMON=1`` runs the suite
+with the resident server instead (the ``run`` contract tests then go through it)."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
+
+if os.environ.get("AGENT_HOOKS_TEST_DAEMON") != "1":
+    os.environ["AGENT_HOOKS_NO_DAEMON"] = "1"
 
 
 @pytest.fixture(params=["asyncio", "trio"])

@@ -12,10 +12,22 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "agent_hooks"
 
 LAYERS = ["_base", "_events", "_wire", "_handlers", "_dispatch", "_config", "_bridges"]
-"""Bottom first. The public face (``__init__``, ``__main__``, ``claude_agent_sdk``)
-stands above them all."""
+"""Bottom first. The public face (``__init__``, ``__main__``, ``claude_agent_sdk``,
+``otel``, ``testing``) stands above them all."""
 
-PUBLIC_FACE = {"agent_hooks", "agent_hooks.__main__", "agent_hooks.claude_agent_sdk"}
+PUBLIC_FACE = {
+    "agent_hooks",
+    "agent_hooks.__main__",
+    "agent_hooks.claude_agent_sdk",
+    "agent_hooks.otel",
+    "agent_hooks.testing",
+    # the framework adapters (issue 22), each importing its framework
+    "agent_hooks.langchain",
+    "agent_hooks.pydantic_ai",
+    "agent_hooks.openai_agents",
+    "agent_hooks.google_adk",
+    "agent_hooks.strands",
+}
 
 
 def _modules() -> dict[str, Path]:

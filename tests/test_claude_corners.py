@@ -52,6 +52,8 @@ from agent_hooks import (
     WorktreeCreateInput,
 )
 
+NO_DAEMON = "AGENT_HOOKS_NO_DAEMON"  # (kept: tests/conftest.py keeps run in-process)
+
 pytestmark = pytest.mark.anyio
 
 PY = sys.executable
@@ -344,7 +346,11 @@ def run_cli(
     conf.mkdir(exist_ok=True)
     cfg = conf / "hooks.json"
     cfg.write_text(json.dumps({"hooks": hooks}))
-    environ = {k: v for k, v in os.environ.items() if not k.startswith(("CLAUDE_", "AGENT_HOOKS_"))}
+    environ = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("CLAUDE_", "AGENT_HOOKS_")) or k == NO_DAEMON
+    }
     environ.update(HOME=str(tmp), XDG_STATE_HOME=str(tmp / "state"), **env)
     return subprocess.run(
         [PY, "-m", "agent_hooks", "run", "--config", str(cfg)],

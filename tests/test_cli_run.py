@@ -14,6 +14,8 @@ from typing import Any
 
 import pytest
 
+NO_DAEMON = "AGENT_HOOKS_NO_DAEMON"  # (kept: tests/conftest.py keeps run in-process)
+
 PY = sys.executable
 
 
@@ -22,6 +24,8 @@ def _env(tmp: Path, **extra: str) -> dict[str, str]:
         k: v
         for k, v in os.environ.items()
         if not k.startswith(("CLAUDE_", "AGENT_HOOKS_", "CODEX_", "DOCKER_"))
+        or k == NO_DAEMON
+        or k.startswith("AGENT_HOOKS_DAEMON_")
     }
     env.update(
         HOME=str(tmp / "home"),

@@ -694,7 +694,7 @@ def test_serve_token_file(tmp_path: Path) -> None:
 async def test_an_internal_error_is_a_500_and_the_server_lives_on(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import agent_hooks._bridges._server as serve_module
+    import agent_hooks._bridges._sessions as serve_module  # (the server core's dispatch path)
 
     logged: list[str] = []
 

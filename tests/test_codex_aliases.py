@@ -28,6 +28,8 @@ from agent_hooks import (
 from agent_hooks._config._load import load
 from agent_hooks._wire._dialects import TOOL_MATCHER_ALIASES
 
+NO_DAEMON = "AGENT_HOOKS_NO_DAEMON"  # (kept: tests/conftest.py keeps run in-process)
+
 pytestmark = pytest.mark.anyio
 
 PY = sys.executable
@@ -166,7 +168,11 @@ def test_agent_hooks_run_one_claude_style_file_for_both_harnesses(tmp_path: Path
             }
         )
     )
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("CLAUDE_", "AGENT_HOOKS_"))}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("CLAUDE_", "AGENT_HOOKS_")) or k == NO_DAEMON
+    }
     env.update(HOME=str(tmp_path), XDG_STATE_HOME=str(tmp_path / "state"))
     base = {"session_id": "s", "cwd": str(project), "hook_event_name": "PreToolUse"}
     payloads = {

@@ -101,9 +101,9 @@ def test_precedence_numbers_are_documented() -> None:
         PRECEDENCE["docker-dropin"],
         PRECEDENCE["docker-cli"],
     ) == (200, 300, 310, 400)
-    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    page = (Path(__file__).parent.parent / "docs" / "configuration.md").read_text()
     for number in ("100", "200", "210", "300", "310", "400"):
-        assert number in readme
+        assert number in page
 
 
 async def test_a_snapshot_is_fixed_until_reloaded(tmp_path: Path, home: Path) -> None:

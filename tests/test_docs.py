@@ -1,5 +1,7 @@
-"""The README: its events table is generated from the capability table and must match
-it; it states the contracts an embedder needs (every field of what they handle)."""
+"""The manual (``docs/``; the README keeps the quick start and a map of it): its events
+table is generated from the capability table and must match it; it states the
+contracts an embedder needs (every field of what they handle). The site's code blocks
+and API reference: ``tests/test_docs_site.py``."""
 
 from __future__ import annotations
 
@@ -27,14 +29,20 @@ from agent_hooks import (
 from agent_hooks._dispatch import _lifecycle
 from agent_hooks._events._docs import BEGIN, END, events_markdown, replace_section
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+EVENTS_PAGE = DOCS / "events.md"
+PAGES = {
+    "The tool-call helper": DOCS / "helpers.md",
+    "Diagnostics": DOCS / "dispatch.md",
+}
+"""Section title -> the page of the manual that holds it."""
 
 
-def test_readme_events_section_is_current() -> None:
-    text = README.read_text(encoding="utf-8")
+def test_the_events_section_is_current() -> None:
+    text = EVENTS_PAGE.read_text(encoding="utf-8")
     assert BEGIN in text and END in text
     assert replace_section(text) == text, (
-        "run: python -m agent_hooks._events._docs --write README.md"
+        "run: python -m agent_hooks._events._docs --write docs/events.md"
     )
 
 
@@ -58,7 +66,7 @@ def test_rows_say_what_the_table_says() -> None:
 
 
 def _section(title: str) -> str:
-    text = README.read_text(encoding="utf-8")
+    text = PAGES[title].read_text(encoding="utf-8")
     return text.split(f"\n## {title}", 1)[1].split("\n## ", 1)[0]
 
 
@@ -75,7 +83,7 @@ def _section(title: str) -> str:
 def test_the_readme_names_every_field_of_what_an_embedder_handles(cls: type, section: str) -> None:
     text = _section(section)
     missing = [f.name for f in attrs.fields(cls) if f"`{f.name}`" not in text]
-    assert missing == [], f"README section {section!r} does not name {cls.__name__}.{missing}"
+    assert missing == [], f"docs section {section!r} does not name {cls.__name__}.{missing}"
 
 
 def test_the_readme_states_the_callables_contracts_with_the_exported_aliases() -> None:

@@ -34,6 +34,8 @@ from agent_hooks import (
 )
 from agent_hooks._wire._codec import payload_bytes
 
+NO_DAEMON = "AGENT_HOOKS_NO_DAEMON"  # (kept: tests/conftest.py keeps run in-process)
+
 
 def compact(obj: Any) -> bytes:
     return json.dumps(obj, separators=(",", ":"), ensure_ascii=False).encode()
@@ -264,7 +266,11 @@ def test_run_passes_a_pre_compact_null_and_an_answers_unknown_keys(tmp_path: Pat
         )
     )
     raw = compact({**PRE_COMPACT, "cwd": str(project)})
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("CLAUDE_", "AGENT_HOOKS_"))}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("CLAUDE_", "AGENT_HOOKS_")) or k == NO_DAEMON
+    }
     env.update(HOME=str(tmp_path / "home"), XDG_STATE_HOME=str(tmp_path / "state"))
     proc = subprocess.run(
         [sys.executable, "-m", "agent_hooks", "run", "--config", str(config)],

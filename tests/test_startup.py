@@ -34,10 +34,13 @@ GUARD_ANSWER = {
     "hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": "checked by guard"}
 }
 
+NO_DAEMON = "AGENT_HOOKS_NO_DAEMON"  # (kept: tests/conftest.py keeps run in-process)
+
 # Runs the command line in-process, then writes the names of every imported module.
 RUNNER = """\
 import json, os, sys
 from agent_hooks.__main__ import main
+
 status = main()
 with open(os.environ["MODULES_OUT"], "w") as f:
     json.dump(sorted(sys.modules), f)
@@ -71,7 +74,11 @@ NOT_IMPORTED_BY_RUN = {
 
 
 def _env(tmp_path: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("CLAUDE_", "AGENT_HOOKS_"))}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("CLAUDE_", "AGENT_HOOKS_")) or k == NO_DAEMON
+    }
     env["XDG_STATE_HOME"] = str(tmp_path / "state")
     return env
 

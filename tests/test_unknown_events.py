@@ -36,6 +36,8 @@ from agent_hooks import (
     resolve_event,
 )
 
+NO_DAEMON = "AGENT_HOOKS_NO_DAEMON"  # (kept: tests/conftest.py keeps run in-process)
+
 FUTURE = "PreFutureThing"
 
 
@@ -248,7 +250,7 @@ def _env(tmp: Path) -> dict[str, str]:
     env = {
         k: v
         for k, v in os.environ.items()
-        if not k.startswith(("CLAUDE_", "AGENT_HOOKS_", "CODEX_", "DOCKER_"))
+        if not k.startswith(("CLAUDE_", "AGENT_HOOKS_", "CODEX_", "DOCKER_")) or k == NO_DAEMON
     }
     env.update(HOME=str(tmp / "home"), XDG_STATE_HOME=str(tmp / "state"))
     return env

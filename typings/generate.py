@@ -22,10 +22,12 @@ HERE = Path(__file__).resolve().parent
 
 try:
     from agent_hooks import CAPABILITIES, HookEvent
+    from agent_hooks._wire._native_schema import native_schemas
     from agent_hooks._wire._schema import SCHEMA_BASE_URL, all_schemas
 except ImportError:  # run from a checkout without the package installed
     sys.path.insert(0, str(HERE.parent))
     from agent_hooks import CAPABILITIES, HookEvent
+    from agent_hooks._wire._native_schema import native_schemas
     from agent_hooks._wire._schema import SCHEMA_BASE_URL, all_schemas
 
 README = "README.md"
@@ -81,6 +83,20 @@ documentation as `description`; nested objects are `$defs` entries.
 """
 
 
+_NATIVE_HEAD = """
+## Harnesses with their own wire format
+
+`dialects/<harness>.<event>.input.schema.json` and `.output.schema.json`: the payload
+Gemini CLI, Cursor and Copilot (its camelCase form) send for each of their events, and
+an answer in their own shape. They are derived from the schemas above and the dialect
+rows the translation reads (`agent_hooks/_wire/_dialects.py`), so they cannot disagree
+with it. `agent-hooks run` accepts these payloads and answers in these shapes.
+
+| harness | event | input | output |
+|---|---|---|---|
+"""
+
+
 def render(schema: dict[str, Any]) -> str:
     """One schema file's text: sorted keys, two-space indent, trailing newline."""
     return json.dumps(schema, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
@@ -94,12 +110,19 @@ def readme() -> str:
             f"| {ev.value} | `{ev.snake}` | [input]({ev.value}.input.schema.json) "
             f"| [output]({ev.value}.output.schema.json) | {CAPABILITIES[ev].summary} |"
         )
-    return _README_HEAD + "\n".join(rows) + "\n"
+    native = sorted({name.rsplit(".", 3)[0] for name in native_schemas()})
+    lines = [
+        f"| `{stem.split('/')[1].split('.')[0]}` | `{stem.split('.', 1)[1]}` "
+        f"| [input]({stem}.input.schema.json) | [output]({stem}.output.schema.json) |"
+        for stem in native
+    ]
+    return _README_HEAD + "\n".join(rows) + "\n" + _NATIVE_HEAD + "\n".join(lines) + "\n"
 
 
 def expected_files() -> dict[str, str]:
     """Every generated file name in ``typings/`` and its expected text."""
     files = {name: render(schema) for name, schema in all_schemas().items()}
+    files.update((name, render(schema)) for name, schema in native_schemas().items())
     files[README] = readme()
     return files
 
@@ -118,9 +141,10 @@ def check(directory: Path = HERE) -> list[str]:
             problems.append(f"missing: {name}")
         elif path.read_text(encoding="utf-8") != text:
             problems.append(f"differs: {name}")
-    for path in sorted(directory.glob("*.json")):
-        if path.name not in expected:
-            problems.append(f"extra: {path.name}")
+    for path in sorted([*directory.glob("*.json"), *directory.glob("dialects/*.json")]):
+        name = path.relative_to(directory).as_posix()
+        if name not in expected:
+            problems.append(f"extra: {name}")
     return problems
 
 
@@ -129,12 +153,14 @@ def write(directory: Path = HERE) -> list[str]:
     and return the names of the files that changed."""
     expected = expected_files()
     changed: list[str] = []
-    for path in sorted(directory.glob("*.json")):
-        if path.name not in expected:
+    for path in sorted([*directory.glob("*.json"), *directory.glob("dialects/*.json")]):
+        name = path.relative_to(directory).as_posix()
+        if name not in expected:
             path.unlink()
-            changed.append(path.name)
+            changed.append(name)
     for name, text in sorted(expected.items()):
         path = directory / name
+        path.parent.mkdir(parents=True, exist_ok=True)
         if not path.is_file() or path.read_text(encoding="utf-8") != text:
             path.write_text(text, encoding="utf-8")
             changed.append(name)

@@ -105,6 +105,12 @@ class DiagnosticCode(str, enum.Enum):
     """A fire-and-forget handler was still running when its session closed and was cancelled."""
     ASYNC_REPLY = "async_reply"
     """A callback answered ``async``; its answer carries no decision."""
+    UNDELIVERED = "undelivered"
+    """What fire-and-forget handlers said could not be delivered: their one-off session
+    (``agent-hooks run`` without the resident server) has no later answer to carry it."""
+    RESIDENT_SERVER = "resident_server"
+    """The resident server of ``agent-hooks run`` could not be used (it died or hung
+    mid-request, or could not be started); the call was answered in-process."""
 
     # -- registration and configuration --
     INVALID_MATCHER = "invalid_matcher"
@@ -140,6 +146,12 @@ class DiagnosticCode(str, enum.Enum):
     NOT_STARTED = "not_started"
     """A command hook never started: it waited for a process slot until the dispatch's
     deadline (its own timeout only starts with its process); its failure policy applies."""
+
+    # -- translation between harnesses --
+    NOT_EXPRESSIBLE = "not_expressible"
+    """Part of an answer cannot be said in the calling harness's wire format (an ``ask``
+    where it has none, a rewrite it ignores, context on an event that takes none): it
+    was mapped to the nearest behaviour the harness documents, or left out."""
 
 
 @attrs.frozen(kw_only=True)

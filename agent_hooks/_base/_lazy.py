@@ -12,9 +12,13 @@ public names in one place.
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping
-from types import ModuleType
-from typing import Any
+
+TYPE_CHECKING = False  # (typing is not imported: ``import agent_hooks`` stays light, and
+# the resident server's client imports this package before anything else)
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+    from types import ModuleType
+    from typing import Any
 
 __all__ = ["install_lazy_exports", "lazy_exports_of", "submodule"]
 
@@ -57,34 +61,48 @@ def lazy_exports_of(source: str) -> dict[str, str]:
 
 def install_lazy_exports(package: str) -> bool:
     """Give ``package`` a ``__getattr__`` that imports each listed name on first use,
-    a ``__dir__`` and an ``__all__``, all from the one list in its source; the helper
-    names the list needs (``TYPE_CHECKING``, this function) are removed again.
+    a ``__dir__`` and an ``__all__``, all from the one list in its source (read on
+    first use, not at import); the helper names the list needs (``TYPE_CHECKING``, this
+    function) are removed again.
 
-    Returns ``False`` when the package's source cannot be read, as in a
-    byte-code-only install: the caller then imports every name at once, and
-    ``__all__`` is then every name bound after this call (worked out on first use).
+    Returns ``False`` when the package's source is not there, as in a byte-code-only
+    install: the caller then imports every name at once, and ``__all__`` is then
+    every name bound after this call (worked out on first use).
     """
     module = sys.modules[package]
     namespace = vars(module)
     try:
         with open(str(getattr(module, "__file__", None)), encoding="utf-8") as f:
-            exports = lazy_exports_of(f.read())
-    except (OSError, SyntaxError, ValueError):
-        exports = {}
+            source = f.read()
+    except (OSError, ValueError):
+        source = ""
     for helper in ("TYPE_CHECKING", "install_lazy_exports"):
         namespace.pop(helper, None)
-    if not exports:
+    if "TYPE_CHECKING" not in source:
         _install_eager_all(package, namespace, before=set(namespace))
         return False
-    _install(package, namespace, exports)
+    # (parsed on first use: a process that only imports the package, such as the
+    # resident server's client, never pays for the parser)
+    _install(package, namespace, lambda: lazy_exports_of(source))
     return True
 
 
-def _install(package: str, namespace: dict[str, Any], exports: Mapping[str, str]) -> None:
-    names = sorted(exports)
+def _install(
+    package: str, namespace: dict[str, Any], read: Callable[[], Mapping[str, str]]
+) -> None:
+    found: list[Mapping[str, str]] = []
+
+    def exports() -> Mapping[str, str]:
+        if not found:
+            found.append(read())
+        return found[0]
 
     def __getattr__(name: str) -> Any:
-        module = exports.get(name)
+        if name == "__all__":
+            names = sorted(exports())
+            namespace["__all__"] = names
+            return names
+        module = exports().get(name)
         if module is None:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
         value = getattr(submodule(package, module), name)
@@ -92,11 +110,10 @@ def _install(package: str, namespace: dict[str, Any], exports: Mapping[str, str]
         return value
 
     def __dir__() -> list[str]:
-        return sorted({n for n in namespace if n.startswith("__")} | set(names))
+        return sorted({n for n in namespace if n.startswith("__")} | set(exports()))
 
     namespace["__getattr__"] = __getattr__
     namespace["__dir__"] = __dir__
-    namespace["__all__"] = names
 
 
 def _install_eager_all(package: str, namespace: dict[str, Any], before: set[str]) -> None:

@@ -17,17 +17,18 @@ from typing import Any
 
 import attrs
 
-from .._base._diagnostics import Diagnostic, Severity
+from .._base._diagnostics import Diagnostic, DiagnosticCode, Severity
 from .._base._errors import InvalidPayloadError, UnknownEventError
 from .._dispatch._compiled import CompiledRegistry
 from .._dispatch._decision import Decision
 from .._dispatch._registry import HookRegistry
 from .._dispatch._session import Session
-from .._events._capabilities import spec_for
+from .._events._capabilities import EventSpec, spec_for
 from .._events._model import HookOutput, Merge
 from .._events._untyped import AnyEvent
 from .._handlers._nodes import HandlerResult
-from .._wire._codec import DecodedInput, decode_input, encode_output
+from .._wire._codec import DecodedInput, encode_output
+from .._wire._detect import decode_payload, native_answer
 from .._wire._dialects import WireFormat
 from .._wire._json import dumps as _json_dumps
 
@@ -86,6 +87,8 @@ async def dispatch_payload(
     fail_closed: bool = False,
     session: Session | None = None,
     on_answer: Callable[[BridgeResult], None] | None = None,
+    environ: Mapping[str, str] | None = None,
+    cwd: str | None = None,
 ) -> BridgeResult:
     """Decode one payload, dispatch it through ``registry`` (in ``session`` when
     given, else in a one-off session) and return the reduced answer. Never raises
@@ -95,16 +98,31 @@ async def dispatch_payload(
 
     ``on_answer`` is called with the result as soon as it is decided, before a
     one-off session closes (closing waits for fire-and-forget handlers, up to the
-    registry's ``background_drain_timeout``): the answer never waits for them."""
+    registry's ``background_drain_timeout``): the answer never waits for them.
+
+    Output of fire-and-forget handlers is delivered as Claude Code delivers async hook
+    output: a later answer of the same ``session`` carries it (their
+    ``additionalContext``, and the reasons of ``asyncRewake`` hooks that blocked, as the
+    answer's ``additionalContext`` where the event takes it, else in its
+    ``systemMessage``; their ``systemMessage`` in the answer's). A one-off session has
+    no later answer: what its fire-and-forget handlers had to say is reported in an
+    ``undelivered`` diagnostic instead of being dropped silently.
+
+    ``environ`` and ``cwd`` stand for the caller's process when it is not this one (the
+    resident server of ``agent-hooks run``): the environment command hooks start from
+    (default ``os.environ``; ``CLAUDE_PROJECT_DIR`` is read from it) and the working
+    directory when the payload names none (default ``os.getcwd()``)."""
     if isinstance(data, DecodedInput):
         decoded = data
     else:
         try:
-            decoded = decode_input(data)
+            # any harness's payload (Gemini CLI, Cursor, Copilot detected by their marks)
+            decoded = decode_payload(data)
         except (InvalidPayloadError, UnknownEventError) as exc:
             return _failure(str(exc), fail_closed)
     hook_input = decoded.input
-    project = project_dir or os.environ.get("CLAUDE_PROJECT_DIR") or hook_input.cwd
+    env = os.environ if environ is None else environ
+    project = project_dir or env.get("CLAUDE_PROJECT_DIR") or hook_input.cwd
     result: BridgeResult | None = None
 
     if session is not None:
@@ -122,13 +140,18 @@ async def dispatch_payload(
 
     try:
         if session is not None:
-            result = decided(await session.dispatch(hook_input))
+            result = decided(await session.dispatch(hook_input, environ=environ))
         else:
             assert registry is not None
             async with registry.session(
-                session_id=hook_input.session_id, cwd=hook_input.cwd, project_dir=project
+                session_id=hook_input.session_id,
+                cwd=hook_input.cwd or cwd,
+                project_dir=project or cwd,
             ) as one_off:
-                result = decided(await one_off.dispatch(hook_input))
+                result = decided(await one_off.dispatch(hook_input, environ=environ))
+            lost = _undelivered(one_off.undelivered)
+            if lost is not None:
+                result = attrs.evolve(result, diagnostics=(*result.diagnostics, lost))
     except Exception as exc:  # an internal error, never a hook's: hooks are contained
         if result is not None:  # answered already; the failure came while closing
             return result
@@ -150,7 +173,10 @@ def _result(
     ``permissionDecision: "deny"`` with its reason) on stdout.
     """
     spec = spec_for(decision.event)
-    answer = answer_json(decision.output, decoded.wire, decision.event)
+    output = _with_background(spec, decision)
+    answer = answer_json(output, decoded.wire, decision.event)
+    # the calling harness's own answer shape (Gemini CLI, Cursor, Copilot), when it has one
+    answer, untranslatable = native_answer(decoded, output, answer)
     exit_code = 0
     error: str | None = None
     plain: str | None = None
@@ -173,9 +199,60 @@ def _result(
         exit_code=exit_code,
         error=error,
         plain=plain,
-        diagnostics=(*decoded.diagnostics, *compiled.diagnostics, *decision.diagnostics),
+        diagnostics=(
+            *decoded.diagnostics,
+            *compiled.diagnostics,
+            *decision.diagnostics,
+            *untranslatable,
+        ),
         decision=decision,
         wire=decoded.wire,
+    )
+
+
+def _with_background(spec: EventSpec, decision: Decision[Any]) -> HookOutput:
+    """The decision's output with what fire-and-forget handlers had to say since the
+    session's last answer: their context (and the reasons of ``asyncRewake`` hooks that
+    blocked) as ``additional_context`` where the event takes it, else as a system
+    message; their system messages after the decision's own."""
+    output: HookOutput = decision.output
+    done = [r.output for r in decision.background if r.output is not None]
+    contexts = [c for o in done if (c := getattr(o, "additional_context", None))]
+    contexts += [f"A background hook reported: {reason}" for reason in decision.rewake if reason]
+    messages = [o.system_message for o in done if o.system_message]
+    changes: dict[str, Any] = {}
+    if contexts and "additional_context" in spec.honoured_fields:
+        own = getattr(output, "additional_context", None)
+        changes["additional_context"] = "\n".join([own, *contexts] if own else contexts)
+    else:
+        messages += contexts
+    if messages:
+        own_message = output.system_message
+        changes["system_message"] = "\n".join([own_message, *messages] if own_message else messages)
+    return attrs.evolve(output, **changes) if changes else output
+
+
+def _undelivered(results: tuple[HandlerResult, ...]) -> Diagnostic | None:
+    """A diagnostic for what fire-and-forget handlers of a one-off session said and no
+    later answer can carry; ``None`` when they said nothing."""
+    said = [
+        text
+        for r in results
+        if r.output is not None
+        for text in (getattr(r.output, "additional_context", None), r.output.system_message)
+        if text
+    ]
+    if not said:
+        return None
+    return Diagnostic(
+        code=DiagnosticCode.UNDELIVERED,
+        message=(
+            f"{len(said)} message(s) from fire-and-forget hooks cannot be delivered: this "
+            "one-shot session has no later answer to carry them (the resident server of "
+            "'agent-hooks run', 'serve' and SDK sessions deliver them on the next answer): "
+            + one_line(" | ".join(said))[:2000]
+        ),
+        severity=Severity.WARNING,
     )
 
 

@@ -50,21 +50,18 @@ from anyio.abc import SocketAttribute
 
 from .._base._diagnostics import Diagnostic, Severity
 from .._dispatch._registry import HookRegistry
-from .._dispatch._session import Session
-from .._events._names import HookEvent
 from .._handlers._http import _h11
-from ._payload import dispatch_payload, dumps, one_line
+from ._payload import dumps, one_line
+from ._sessions import DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE, SessionTable
 
 __all__ = ["HookServer"]
 
 DEFAULT_MAX_BODY = 1_048_576
-DEFAULT_MAX_SESSIONS = 256
 DEFAULT_MAX_CONNECTIONS = 256
 DEFAULT_MAX_BUFFERED = 16 * 1_048_576
 DEFAULT_HEADER_TIMEOUT = 10.0
 DEFAULT_BODY_TIMEOUT = 30.0
 DEFAULT_IDLE_TIMEOUT = 30.0
-DEFAULT_SESSION_IDLE = 1800.0
 
 _MAX_HEAD = 16 * 1024
 """The largest request head (request line and headers) accepted: 431 past it."""
@@ -168,19 +165,6 @@ class _Incoming:
         return True
 
 
-class _Hosted:
-    """A session kept open across requests, and who is using it."""
-
-    __slots__ = ("closing", "done", "last_used", "session", "users")
-
-    def __init__(self) -> None:
-        self.session: Session | None = None
-        self.done = anyio.Event()
-        self.users = 0
-        self.closing = False
-        self.last_used = anyio.current_time()
-
-
 class HookServer:
     """Serve a registry over HTTP. Use :meth:`run` inside a task group (or
     ``anyio.run``), and :meth:`shutdown` to stop it gracefully.
@@ -263,16 +247,13 @@ class HookServer:
         self._header_timeout = header_timeout
         self._body_timeout = body_timeout
         self._idle_timeout = idle_timeout
-        self._session_idle = session_idle
         self._project_dir = project_dir
         self._grace = shutdown_grace
-        self._max_sessions = max(1, max_sessions)
         self._log = log
         self._stop = anyio.Event()
-        self._sessions: dict[str, _Hosted] = {}
-        self._all_hosted: set[_Hosted] = set()
-        self._closing = False
-        self._session_lock = anyio.Lock()
+        self._table = SessionTable(
+            registry, project_dir=project_dir, session_idle=session_idle, max_sessions=max_sessions
+        )
         self._in_flight = 0
         self._connections = 0
         self._no_connections = anyio.Event()
@@ -280,7 +261,6 @@ class HookServer:
         self._want_room = False  # (the accept loop waits for a connection to close)
         self._slots: anyio.Semaphore | None = None
         self._budget = _ByteBudget(self._max_buffered)
-        self._sessions_tg: anyio.abc.TaskGroup | None = None
         self._quiet: set[Diagnostic] = set()
 
     @property
@@ -307,7 +287,7 @@ class HookServer:
     @property
     def open_sessions(self) -> int:
         """How many per-``session_id`` sessions are open."""
-        return len(self._sessions)
+        return len(self._table)
 
     @property
     def stopping(self) -> bool:
@@ -339,10 +319,7 @@ class HookServer:
                         "(half the open-file limit)"
                     )
             async with anyio.create_task_group() as sessions_tg:
-                self._sessions_tg = sessions_tg
-                evictor = anyio.CancelScope()
-                if self._session_idle is not None:
-                    sessions_tg.start_soon(self._evict_idle_sessions, evictor, self._session_idle)
+                await sessions_tg.start(self._table.run)
                 try:
                     async with anyio.create_task_group() as conn_tg:
                         async with anyio.create_task_group() as accept_tg:
@@ -366,10 +343,7 @@ class HookServer:
                 finally:
                     # Sessions close (draining their background work) once no request
                     # can reach them any more.
-                    self._closing = True
-                    evictor.cancel()
-                    for hosted in list(self._all_hosted):
-                        hosted.done.set()
+                    self._table.close()
         finally:
             with anyio.CancelScope(shield=True):
                 await listener.aclose()
@@ -428,80 +402,6 @@ class HookServer:
             if not everyone:
                 self._want_room = False
                 return
-
-    # ------------------------------------------------------------ sessions
-
-    async def _acquire(self, session_id: str, cwd: Any) -> _Hosted | None:
-        async with self._session_lock:
-            hosted = self._sessions.get(session_id)
-            if hosted is None:
-                if self._closing or self._sessions_tg is None:
-                    return None
-                if len(self._sessions) >= self._max_sessions:
-                    self._evict_least_recent()
-                hosted = _Hosted()
-                project = self._project_dir or (cwd if isinstance(cwd, str) and cwd else None)
-                await self._sessions_tg.start(self._host_session, hosted, session_id, project)
-                self._sessions[session_id] = hosted
-            hosted.users += 1
-            hosted.last_used = anyio.current_time()
-            return hosted
-
-    def _release(self, session_id: str, hosted: _Hosted, ended: bool) -> None:
-        hosted.users -= 1
-        hosted.last_used = anyio.current_time()
-        if ended and not hosted.closing:
-            hosted.closing = True
-            if self._sessions.get(session_id) is hosted:
-                del self._sessions[session_id]
-        if hosted.closing and not hosted.users:
-            hosted.done.set()
-
-    def _close_session(self, session_id: str) -> None:
-        """Take an unused session out of the table and let it close."""
-        hosted = self._sessions.pop(session_id)
-        hosted.closing = True
-        hosted.done.set()
-
-    def _evict_least_recent(self) -> None:
-        idle = [(h.last_used, sid) for sid, h in self._sessions.items() if not h.users]
-        if idle:
-            self._close_session(min(idle)[1])
-
-    async def _evict_idle_sessions(self, scope: anyio.CancelScope, idle: float) -> None:
-        """Close every session unused for ``idle`` seconds, waking when the next one
-        is due."""
-        with scope:
-            while True:
-                now = anyio.current_time()
-                wake = now + idle
-                for sid, hosted in list(self._sessions.items()):
-                    if hosted.users:
-                        continue  # released later, so due later than ``wake``
-                    due = hosted.last_used + idle
-                    if due <= now:
-                        self._close_session(sid)
-                    else:
-                        wake = min(wake, due)
-                await anyio.sleep_until(wake)
-
-    async def _host_session(
-        self,
-        hosted: _Hosted,
-        session_id: str,
-        project_dir: str | None,
-        *,
-        task_status: anyio.abc.TaskStatus[None],
-    ) -> None:
-        self._all_hosted.add(hosted)
-        try:
-            async with self.registry.session(session_id=session_id, project_dir=project_dir) as s:
-                hosted.session = s
-                task_status.started()
-                await hosted.done.wait()
-        finally:
-            hosted.session = None
-            self._all_hosted.discard(hosted)
 
     # ---------------------------------------------------------------- HTTP
 
@@ -728,23 +628,7 @@ class HookServer:
             del body
         if not isinstance(obj, dict):
             return 400, {"error": f"payload must be a JSON object, got {type(obj).__name__}"}
-        hosted = None
-        session_id = obj.get("session_id")
-        if isinstance(session_id, str) and session_id:
-            hosted = await self._acquire(session_id, obj.get("cwd"))
-        ended = False
-        try:
-            result = await dispatch_payload(
-                obj,
-                self.registry,
-                project_dir=self._project_dir,
-                session=hosted.session if hosted is not None else None,
-            )
-            ended = result.decision is not None and result.decision.event is HookEvent.SESSION_END
-        finally:
-            if hosted is not None:
-                assert isinstance(session_id, str)
-                self._release(session_id, hosted, ended)
+        result = await self._table.answer(obj)
         if result.error is not None and result.decision is None:
             # (with a decision, ``error`` is the reason of a block that ``run`` also says
             # with exit 2; the JSON answer carries it, as ``run`` prints it)

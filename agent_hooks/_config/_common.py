@@ -145,13 +145,28 @@ def read_bytes(path: str) -> bytes:
 
 # ------------------------------------------------------------------ project roots
 
-PROJECT_MARKERS = (".git", ".claude", ".codex", ".deepagents", ".hel")
+PROJECT_MARKERS = (".git", ".claude", ".codex", ".deepagents", ".hel", ".gemini", ".cursor")
 """What makes a directory a project root: a git work tree (``.git``, a directory or a
 worktree's file) or a harness's project directory (``.claude/``, ``.codex/``,
-``.deepagents/``, ``.hel/``)."""
+``.deepagents/``, ``.hel/``, ``.gemini/``, ``.cursor/``)."""
 
-_USER_DIRS = (".claude", ".codex", ".deepagents", ".hel", ".config")
-_USER_DIR_VARS = ("CODEX_HOME", "DOCKER_AGENT_CONFIG_DIR", "CAGENT_CONFIG_DIR", "XDG_CONFIG_HOME")
+_USER_DIRS = (
+    ".claude",
+    ".codex",
+    ".deepagents",
+    ".hel",
+    ".config",
+    ".gemini",
+    ".cursor",
+    ".copilot",
+)
+_USER_DIR_VARS = (
+    "CODEX_HOME",
+    "DOCKER_AGENT_CONFIG_DIR",
+    "CAGENT_CONFIG_DIR",
+    "XDG_CONFIG_HOME",
+    "COPILOT_HOME",
+)
 
 
 def _under(path: str, directory: str) -> bool:

@@ -21,6 +21,16 @@ prec  location                                                       trust
 310+  Docker Agent ``hooks.d/*.yaml`` (lexical)                      -
 400+  plugins' ``hooks/hooks.json`` (order given)                    -
 400   Docker Agent CLI hooks                                         -
+100   Cursor enterprise ``/etc/cursor/hooks.json``                   -
+100+  Copilot policy ``/etc/github-copilot/policy.d/*.json``         -
+200   ``{project}/.gemini/settings.json`` (Gemini CLI)               project
+200   ``{project}/.cursor/hooks.json`` (Cursor)                      project
+200   ``{project}/.github/hooks/*.json``, ``.github/copilot/settings.json`` project
+210   ``{project}/.github/copilot/settings.local.json``              project
+300   ``~/.gemini/settings.json``, ``~/.cursor/hooks.json``,         -
+      ``$COPILOT_HOME/hooks/*.json``, ``$COPILOT_HOME/settings.json``
+350   Gemini CLI system settings (360: its system defaults)          -
+400+  Gemini CLI extensions' ``hooks/hooks.json``                    -
 ====  ============================================================  =========
 """
 
@@ -46,7 +56,7 @@ __all__ = ["ECOSYSTEMS", "PROJECT_HOOK_FILES", "discover", "project_hook_files"]
 
 TrustArg = TrustPolicy | TrustStore | bool | None
 
-ECOSYSTEMS = ("claude", "deepagents", "codex", "hel", "docker")
+ECOSYSTEMS = ("claude", "deepagents", "codex", "hel", "docker", "gemini", "cursor", "copilot")
 """The ecosystems :func:`discover` looks at by default."""
 
 PROJECT_HOOK_FILES = (
@@ -56,13 +66,21 @@ PROJECT_HOOK_FILES = (
     ".codex/hooks.json",
     ".codex/config.toml",
     ".hel/hooks.json",
+    ".gemini/settings.json",
+    ".cursor/hooks.json",
+    ".github/copilot/settings.json",
+    ".github/copilot/settings.local.json",
 )
 """Project-scoped hook files, relative to the project root (these need trust)."""
 
 
 def project_hook_files(project_dir: str | os.PathLike[str]) -> list[str]:
-    """The project-scoped hook files that exist in ``project_dir`` (relative paths)."""
-    return [rel for rel in PROJECT_HOOK_FILES if (Path(project_dir) / rel).is_file()]
+    """The project-scoped hook files that exist in ``project_dir`` (relative paths),
+    Copilot's ``.github/hooks/*.json`` included."""
+    found = [rel for rel in PROJECT_HOOK_FILES if (Path(project_dir) / rel).is_file()]
+    copilot = Path(project_dir) / ".github" / "hooks"
+    found += sorted(f".github/hooks/{p.name}" for p in copilot.glob("*.json") if p.is_file())
+    return found
 
 
 def discover(
@@ -93,7 +111,7 @@ def discover(
         plugins: enabled plugins (directories or :class:`Plugin`).
         kinds: the handler kind table (default: :func:`default_kinds`).
         ecosystems: which of ``claude``, ``deepagents``, ``codex``, ``hel``,
-            ``docker`` to look at.
+            ``docker``, ``gemini``, ``cursor``, ``copilot`` to look at.
         disable_all_hooks: Claude Code's ``--settings '{"disableAllHooks": ...}'``.
         docker_agent, docker_agent_name: a Docker Agent YAML and which agent.
         docker_config_dir: Docker Agent's config directory (default: see
@@ -144,6 +162,18 @@ def discover(
                 kinds=kinds,
             )
         )
+    if "gemini" in ecosystems:
+        from ._gemini import load_gemini_dir
+
+        parts.append(load_gemini_dir(project_dir, home=home, trust=policy, kinds=kinds))
+    if "cursor" in ecosystems:
+        from ._cursor import load_cursor_dir
+
+        parts.append(load_cursor_dir(project_dir, home=home, trust=policy, kinds=kinds))
+    if "copilot" in ecosystems:
+        from ._copilot import load_copilot_dir
+
+        parts.append(load_copilot_dir(project_dir, home=home, trust=policy, kinds=kinds))
     result = combine(parts)
 
     def recipe() -> LoadedConfig:

@@ -11,6 +11,14 @@ other YAML (event keys)                ``docker-dropin``
 ``.deepagents/hooks.json``             ``deepagents``
 ``.hel/hooks.json``                    ``hel``
 ``.codex/hooks.json``                  ``codex-json``
+``.gemini/*.json``, Gemini event names ``gemini-settings``
+``.cursor/hooks.json``, ``version`` +  ``cursor``
+camelCase events
+``.github/hooks/*.json``,              ``copilot-hooks``
+``~/.copilot/hooks/*.json``, Copilot
+events or entry keys
+``.github/copilot/settings*.json``,    ``copilot-settings``
+``~/.copilot/settings.json``
 ``hooks/hooks.json``                   ``claude-plugin``
 ``settings*.json``, ``managed-*``      ``claude-settings``
 JSON that is a list, or a list         ``deepagents`` (legacy shape)
@@ -57,6 +65,14 @@ FORMATS = {
     "docker-agent": "docker-agent",
     "docker-settings": "docker-settings",
     "docker-dropin": "docker-dropin",
+    "gemini": "gemini-settings",
+    "gemini-cli": "gemini-settings",
+    "gemini-settings": "gemini-settings",
+    "cursor": "cursor",
+    "copilot": "copilot-hooks",
+    "github-copilot": "copilot-hooks",
+    "copilot-hooks": "copilot-hooks",
+    "copilot-settings": "copilot-settings",
 }
 """Accepted ``format=`` names -> the format they select."""
 
@@ -104,6 +120,9 @@ def detect_format(path: str | os.PathLike[str], data: bytes | None = None) -> st
         return "hel"
     if parent == ".codex":
         return "codex-json"
+    native = _native_format(parts, name, parent, data)
+    if native is not None:
+        return native
     if name.startswith("managed-settings") or name in ("settings.json", "settings.local.json"):
         return "claude-settings"
     if name == "hooks.json" and parent == "hooks":
@@ -117,6 +136,50 @@ def detect_format(path: str | os.PathLike[str], data: bytes | None = None) -> st
     if isinstance(doc, dict) and set(doc) - {"hooks", "description", "$schema"}:
         return "claude-settings"
     return "claude-hooks"
+
+
+_GEMINI_ONLY = frozenset(
+    {"BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent", "BeforeModel", "AfterModel"}
+    | {"BeforeToolSelection", "PreCompress"}
+)
+_COPILOT_ONLY = frozenset(
+    {"userPromptSubmitted", "userPromptTransformed", "agentStop", "errorOccurred"}
+    | {"permissionRequest", "notification"}
+)
+_COPILOT_ENTRY_KEYS = frozenset({"bash", "powershell", "timeoutSec", "exec"})
+
+
+def _native_format(parts: list[str], name: str, parent: str, data: bytes | None) -> str | None:
+    """The format of a Gemini CLI, Cursor or Copilot file, from where it lies (``.gemini/``,
+    ``.cursor/hooks.json``, ``.github/hooks/``, ``.copilot/``) or what it holds (their
+    own event names and entry keys); ``None`` for the other formats."""
+    grand = parts[-3] if len(parts) > 2 else ""
+    if parent == ".gemini" and name.endswith(".json"):
+        return "gemini-settings"
+    if parent == ".cursor" and name == "hooks.json":
+        return "cursor"
+    if parent == "hooks" and grand in (".github", ".copilot") and name.endswith(".json"):
+        return "copilot-hooks"
+    if name.startswith("settings") and (
+        (parent == "copilot" and grand == ".github") or parent == ".copilot"
+    ):
+        return "copilot-settings"
+    try:
+        doc = json.loads((data or b"{}").decode("utf-8-sig") or "{}")
+    except (ValueError, RecursionError):
+        return None
+    hooks = doc.get("hooks") if isinstance(doc, dict) else None
+    if not isinstance(hooks, dict):
+        return None
+    keys = {k for k in hooks if isinstance(k, str)}
+    if keys & _GEMINI_ONLY:
+        return "gemini-settings"
+    entries = [e for v in hooks.values() if isinstance(v, list) for e in v if isinstance(e, dict)]
+    if keys & _COPILOT_ONLY or any(_COPILOT_ENTRY_KEYS & set(e) for e in entries):
+        return "copilot-hooks"
+    if "version" in doc and keys and all(k[:1].islower() for k in keys):
+        return "cursor"
+    return None
 
 
 def _yaml_keys(data: bytes | None) -> set[str] | None:
@@ -219,6 +282,10 @@ _SCOPED_LOADERS: Mapping[str, tuple[str, str]] = {
     "deepagents": ("_deepagents", "load_deepagents"),
     "codex-json": ("_codex", "load_codex"),
     "codex-toml": ("_codex", "load_codex_toml"),
+    "gemini-settings": ("_gemini", "load_gemini"),
+    "cursor": ("_cursor", "load_cursor"),
+    "copilot-hooks": ("_copilot", "load_copilot"),
+    "copilot-settings": ("_copilot", "load_copilot"),
 }
 """Formats whose loader takes (path, scope, project_dir, trust, precedence, kinds, data):
 its module and name. Each format's module is imported when a file of it is loaded."""
@@ -232,6 +299,10 @@ _OUTSIDE_SCOPES: Mapping[str, str] = {
     "docker-agent": "explicit",
     "docker-settings": "user",
     "docker-dropin": "user",
+    "gemini-settings": "user",
+    "cursor": "user",
+    "copilot-hooks": "user",
+    "copilot-settings": "user",
 }
 """The scope of a file of each format that lies in no project."""
 

@@ -9,10 +9,11 @@ need). Observers are synchronous and should be quick; an observer that raises is
 logged and ignored, never breaking a dispatch. With no observer attached the
 dispatch path does no observer work at all.
 
-To bridge to OpenTelemetry, start a span in ``dispatch_started`` /
-``handler_started`` and end it in the matching ``*_finished`` call, keyed by the
-:class:`DispatchInfo` / ``(DispatchInfo, HandlerInfo)`` objects (they are
-identity-stable for the duration of the dispatch); see README.
+OpenTelemetry tracing ships as such an observer: ``agent_hooks.otel.OpenTelemetryObserver``
+(the ``otel`` extra). It starts a span in ``dispatch_started`` / ``handler_started``
+and ends it in the matching ``*_finished`` call, keyed by the :class:`DispatchInfo`
+object (identity-stable for the duration of the dispatch, and as long as any of its
+fire-and-forget handlers runs).
 """
 
 from __future__ import annotations

@@ -475,6 +475,8 @@ def untyped_notes(groups: Iterable[MatcherGroup], source: Source) -> tuple[Diagn
     for g in groups:
         if isinstance(g.event, UntypedEvent):
             seen.setdefault(g.event, g)
+    native = source.dialect.native
+    documented = {e.name for e in native.events if e.name == e.event} if native else set()
     return tuple(
         Diagnostic(
             code=DiagnosticCode.UNTYPED_EVENT,
@@ -482,8 +484,10 @@ def untyped_notes(groups: Iterable[MatcherGroup], source: Source) -> tuple[Diagn
                 f"event {event.value!r} is not typed by this version of agent_hooks; its "
                 "hooks run for that exact name, with the payload as it came, and their "
                 "answers are reduced by the rules every event shares"
+                + (f" (a documented {source.dialect.name} event)" if event in documented else "")
             ),
-            severity=Severity.WARNING,
+            # an event the harness documents is expected here: said, not warned about
+            severity=Severity.INFO if event in documented else Severity.WARNING,
             source=source.label,
             location=g.location,
         )

@@ -35,6 +35,7 @@ from .._events._model import HookInput, HookOutput
 from .._events._names import HookEvent
 from .._events._untyped import AnyEvent, input_value, with_input_value
 from .._handlers._nodes import HandlerResult, HookCall, Outcome
+from .._wire._dialects import TOOL_MATCHER_ALIASES
 from .._wire._outputs import blocking_output, is_blocking, strip_decisions
 from . import _lifecycle
 from ._compiled import CompiledNode, CompiledRegistry, Execution
@@ -74,14 +75,14 @@ def _raised(exc: Exception) -> HandlerResult:
 
 def _if_matches(rule: IfRule, input: HookInput[Any]) -> bool:
     """Whether a handler's ``if`` rule lets it run for ``input`` (an untyped event's
-    ``tool_name`` and ``tool_input`` are read from its payload)."""
+    ``tool_name`` and ``tool_input`` are read from its payload). A tool with matcher
+    aliases is tried under each of its names (``run_shell_command`` is also ``Bash``)."""
     tool = input_value(input, "tool_name")
     tool_input = input_value(input, "tool_input")
-    return rule.matches(
-        tool if isinstance(tool, str) else None,
-        tool_input if isinstance(tool_input, Mapping) else {},
-        input.cwd,
-    )
+    name = tool if isinstance(tool, str) else None
+    args = tool_input if isinstance(tool_input, Mapping) else {}
+    names = (name, *TOOL_MATCHER_ALIASES.get(name, ())) if name is not None else (None,)
+    return any(rule.matches(n, args, input.cwd) for n in names)
 
 
 async def _attempt(cn: CompiledNode, call: HookCall) -> HandlerResult:
@@ -304,6 +305,7 @@ class Session:
         *,
         execution: Execution | None = None,
         stop_on_block: bool | None = None,
+        environ: Mapping[str, str] | None = None,
     ) -> Decision[O]:
         """Run every handler that matches ``input`` and reduce their answers.
 
@@ -313,6 +315,13 @@ class Session:
         a handler that catches the cancellation and answers anyway counts as having
         answered. Matching handlers run in parallel in one task group unless the
         event (or ``execution``) chains them.
+
+        ``environ`` is the environment this dispatch's processes (command hooks, and
+        fire-and-forget ones it starts) start from, before credential stripping and the
+        session's and the handler's own variables; default: this process's
+        ``os.environ``. A bridge serving another process (the resident server of
+        ``agent-hooks run``) passes that process's environment. Python callbacks run in
+        this process whatever it says.
 
         Never raises because a handler failed: an ``Exception``, a timeout or a bad
         answer is contained in its result and the diagnostics, and its failure
@@ -353,7 +362,7 @@ class Session:
                 event=spec.event, input=input, session_id=input.session_id, handlers=len(nodes)
             )
             notify(self._observers, "dispatch_started", seen)
-        foreground = self._foreground(spec, input, nodes, seen)
+        foreground = self._foreground(spec, input, nodes, seen, environ)
         mode = execution or self._compiled.execution_for(spec.event)
         chain_stop = self._options.stop_on_block if stop_on_block is None else stop_on_block
         if spec.event is HookEvent.SESSION_END:
@@ -366,10 +375,11 @@ class Session:
                     chain_stop,
                     self._options.session_end_timeout,
                     seen,
+                    environ,
                 )
         else:
             input, results = await self._execute(
-                spec, input, foreground, mode, chain_stop, None, seen
+                spec, input, foreground, mode, chain_stop, None, seen, environ
             )
         output, reduced = reduce_results(spec, results, chained=mode == "chained")
         diags = [d for r in results for d in r.diagnostics]
@@ -437,6 +447,7 @@ class Session:
         input: HookInput[Any],
         nodes: Sequence[CompiledNode],
         seen: DispatchInfo | None,
+        environ: Mapping[str, str] | None = None,
     ) -> list[CompiledNode]:
         """The nodes that hold up the decision; fire-and-forget ones are started here.
         Nodes whose ``if`` rule does not match the tool call are left out."""
@@ -446,7 +457,7 @@ class Session:
             if rule is not None and not _if_matches(rule, input):
                 continue
             if cn.node.background:
-                self._start_background(cn, spec, input, seen)
+                self._start_background(cn, spec, input, seen, environ)
             else:
                 foreground.append(cn)
         return foreground
@@ -460,15 +471,18 @@ class Session:
         stop_on_block: bool,
         budget: float | None,
         seen: DispatchInfo | None,
+        environ: Mapping[str, str] | None = None,
     ) -> tuple[HookInput[O], list[HandlerResult]]:
         """Run the foreground nodes as ``mode`` says; the input as the last one left it."""
         if not foreground:
             return input, []
         if mode == "chained":
-            return await self._run_chained(spec, input, foreground, stop_on_block, budget, seen)
+            return await self._run_chained(
+                spec, input, foreground, stop_on_block, budget, seen, environ
+            )
         if len(foreground) == 1:
-            return input, [await self._run(foreground[0], spec, input, budget, seen)]
-        return input, await self._run_parallel(spec, input, foreground, budget, seen)
+            return input, [await self._run(foreground[0], spec, input, budget, seen, environ)]
+        return input, await self._run_parallel(spec, input, foreground, budget, seen, environ)
 
     def _count_continuation(
         self,
@@ -515,6 +529,7 @@ class Session:
         nodes: Sequence[CompiledNode],
         budget: float | None,
         seen: DispatchInfo | None,
+        environ: Mapping[str, str] | None = None,
     ) -> list[HandlerResult]:
         """Every node at once, each in its own task of one task group and under its own
         cancel scope; results in configuration order (observers are told of the starts
@@ -525,7 +540,7 @@ class Session:
                 self._started(cn, spec, seen)
 
         async def run_one(i: int, cn: CompiledNode) -> None:
-            results[i] = await self._run(cn, spec, input, budget, seen, announced=True)
+            results[i] = await self._run(cn, spec, input, budget, seen, environ, announced=True)
 
         async with anyio.create_task_group() as tg:
             for i, cn in enumerate(nodes):
@@ -540,11 +555,12 @@ class Session:
         stop_on_block: bool,
         budget: float | None,
         seen: DispatchInfo | None,
+        environ: Mapping[str, str] | None = None,
     ) -> tuple[HookInput[O], list[HandlerResult]]:
         results: list[HandlerResult] = []
         rewrite = spec.rewrite
         for cn in nodes:
-            r = await self._run(cn, spec, input, budget, seen)
+            r = await self._run(cn, spec, input, budget, seen, environ)
             results.append(r)
             if rewrite is not None and r.output is not None:
                 value = getattr(r.output, rewrite.output_field, None)
@@ -561,6 +577,7 @@ class Session:
         input: HookInput[Any],
         budget: float | None,
         seen: DispatchInfo | None = None,
+        environ: Mapping[str, str] | None = None,
         *,
         announced: bool = False,
     ) -> HandlerResult:
@@ -592,6 +609,7 @@ class Session:
             secret_env_patterns=self._options.secret_env_patterns,
             strict_output=cn.node.strict_output,
             started=started,
+            base_env=environ,
         )
         if seen is not None and not announced:
             self._started(cn, spec, seen)
@@ -664,21 +682,31 @@ class Session:
     # --------------------------------------------------------- background
 
     def _start_background(
-        self, cn: CompiledNode, spec: EventSpec, input: HookInput[Any], seen: DispatchInfo | None
+        self,
+        cn: CompiledNode,
+        spec: EventSpec,
+        input: HookInput[Any],
+        seen: DispatchInfo | None,
+        environ: Mapping[str, str] | None = None,
     ) -> None:
         if self._tg is None:
             raise RuntimeError("the session is not open; use 'async with registry.session() as s'")
         self._running += 1
-        self._tg.start_soon(self._background, cn, spec, input, seen)
+        self._tg.start_soon(self._background, cn, spec, input, seen, environ)
 
     async def _background(
-        self, cn: CompiledNode, spec: EventSpec, input: HookInput[Any], seen: DispatchInfo | None
+        self,
+        cn: CompiledNode,
+        spec: EventSpec,
+        input: HookInput[Any],
+        seen: DispatchInfo | None,
+        environ: Mapping[str, str] | None = None,
     ) -> None:
         # The work counts as pending until the session's callbacks have seen its result,
         # so that a closing session waits for them too instead of cutting them short.
         try:
             try:
-                result = await self._run(cn, spec, input, None, seen)
+                result = await self._run(cn, spec, input, None, seen, environ)
             except anyio.get_cancelled_exc_class():
                 cancelled = self._deliver(
                     cn,

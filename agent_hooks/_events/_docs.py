@@ -1,6 +1,6 @@
 """Documentation generated from the capability table (the README's events section).
 
-``python -m agent_hooks._events._docs`` prints the section; ``--write README.md`` replaces
+``python -m agent_hooks._events._docs`` prints the section; ``--write docs/events.md`` replaces
 the text between the ``<!-- events:begin -->`` and ``<!-- events:end -->``
 markers. A test fails when the README and the table disagree.
 """
@@ -17,7 +17,7 @@ from ._names import HookEvent
 
 __all__ = ["BEGIN", "END", "events_markdown", "replace_section"]
 
-BEGIN = "<!-- events:begin (generated from the capability table: python -m agent_hooks._events._docs --write README.md) -->"
+BEGIN = "<!-- events:begin (generated from the capability table: python -m agent_hooks._events._docs --write docs/events.md) -->"
 END = "<!-- events:end -->"
 
 _EXIT2 = {

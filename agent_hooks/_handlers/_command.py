@@ -242,7 +242,8 @@ def _cwd(hook: CommandHook, c: HookCall) -> str | None:
 
 
 def _environment(hook_env: Mapping[str, str], c: HookCall) -> dict[str, str]:
-    env = scrub_env(os.environ, tuple(c.secret_env_patterns))
+    base = os.environ if c.base_env is None else c.base_env
+    env = scrub_env(base, tuple(c.secret_env_patterns))
     if c.project_dir:
         env["CLAUDE_PROJECT_DIR"] = c.project_dir
     env.update(c.env)
@@ -264,7 +265,7 @@ async def _run_command(
     # is bounded by the dispatch's own deadline (the cancel scope the session runs the
     # handler in, or the caller's), which it leaves in time to say it never started.
     try:
-        payload = c.payload_bytes(c.dialect.wire)
+        payload = c.payload_bytes(c.dialect)  # (a harness's own wire format, when it has one)
     except (TypeError, ValueError) as exc:  # (a value set from Python that is not JSON data)
         message = f"not started: the payload is not JSON data ({exc})"
         return HandlerResult(
@@ -633,6 +634,18 @@ def _exit_other(
         if decoded is not None and decoded.output is not None:
             diags.extend(decoded.diagnostics)
             return HandlerResult(exit_code=code, output=decoded.output, diagnostics=tuple(diags))
+    blocked = _dialect_block(spec, dialect, code, stdout, stderr)
+    if blocked is not None:
+        diags.append(
+            Diagnostic(code=DiagnosticCode.NONZERO_EXIT, message=blocked, severity=Severity.INFO)
+        )
+        return HandlerResult(
+            outcome=Outcome.BLOCKED,
+            exit_code=code,
+            output=blocking_output(spec, blocked),
+            diagnostics=tuple(diags),
+            reason=blocked,
+        )
     if proc.signal is not None:
         try:
             signame = signal.Signals(proc.signal).name
@@ -649,3 +662,23 @@ def _exit_other(
     return HandlerResult(
         outcome=Outcome.ERROR, exit_code=code, diagnostics=tuple(diags), reason=first or status
     )
+
+
+def _dialect_block(
+    spec: EventSpec, dialect: Dialect, code: int | None, stdout: str, stderr: str
+) -> str | None:
+    """The reason when the dialect makes this failure status block (else ``None``): a
+    crash of a command on an event the harness fails closed on (Copilot's preToolUse:
+    "hook errored"), or an exit status at or above the dialect's threshold with text
+    (Gemini CLI: stdout, else stderr, is the reason). Only on events that can block."""
+    if not spec.can_block or code is None or code < 0:
+        return None
+    if spec.event in dialect.nonzero_exit_blocks:
+        first = _first_line(stderr)
+        return f"hook errored (exit status {code})" + (f": {first}" if first else "")
+    threshold = dialect.text_exit_blocks_from
+    if threshold is not None and code >= threshold:
+        text = stdout.strip() or stderr.strip()
+        if text:
+            return text
+    return None

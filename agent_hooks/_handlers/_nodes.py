@@ -105,13 +105,18 @@ class HookCall:
     called once its process is spawned, after the wait for a process slot): the session
     counts the handler's timeout from this call, so the wait does not spend it."""
 
+    base_env: Mapping[str, str] | None = attrs.field(default=None, eq=False, repr=False)
+    """The environment a process starts from, before credential stripping, ``env`` and
+    the hook's own variables; ``None``: this process's ``os.environ``. Set by a bridge
+    that serves another process (the resident server of ``agent-hooks run``)."""
+
     def payload(self, wire: WireFormat = "claude") -> dict[str, Any]:
         """The input as the wire dict a hook of ``wire`` receives: a fresh encoding for
         each caller, so that a callback editing its dict cannot change what another
         handler sees."""
         return encode_input(self.input, wire)
 
-    def payload_bytes(self, wire: WireFormat = "claude") -> bytes:
+    def payload_bytes(self, wire: WireFormat | Dialect = "claude") -> bytes:
         """The input as compact UTF-8 JSON for a hook's stdin or a request body: always
         valid UTF-8 for an input that came from JSON (a lone surrogate as its ``\\uXXXX``
         escape, any depth). A node that cannot get it (``TypeError``/``ValueError``: a

@@ -41,6 +41,8 @@ from ._fields import (
     to_json,
 )
 from ._json import dump_bytes
+from ._native import NativeEvent
+from ._translate import answer_from_native, to_native
 
 __all__ = [
     "DecodedInput",
@@ -86,6 +88,11 @@ class DecodedInput:
     input: HookInput[Any]
     diagnostics: tuple[Diagnostic, ...] = ()
     wire: WireFormat = "claude"
+    dialect: Dialect | None = None
+    """The harness whose own wire format the payload came in (Gemini CLI, Cursor,
+    Copilot's camelCase form), when it is not the canonical one: answers go back in it."""
+    native_event: NativeEvent | None = None
+    """The event as that harness named it (``beforeShellExecution``)."""
 
 
 _SCALAR_KINDS = frozenset({"str", "int", "float", "bool", "literal"})
@@ -175,6 +182,10 @@ def encode_input(
     overriding a known key. Every call returns a new structure that shares no
     dict or list, at any depth, with ``input`` or with any other call's result.
     """
+    native = _native_event(dialect, input.event)
+    if native is not None:
+        assert isinstance(dialect, Dialect) and dialect.native is not None
+        return to_native(encode_input(input, "claude"), dialect.native, native)
     wire = _wire_of(dialect)
     fields = _payload_fields(type(input), wire)
     event_name = fields.event_name or wire_event_name(input.event, wire)
@@ -189,6 +200,23 @@ def encode_input(
             if key not in payload:
                 payload[key] = fields.convert(value)
     return payload
+
+
+def _native_event(
+    dialect: Dialect | WireFormat | str, event: HookEvent | UntypedEvent | str
+) -> NativeEvent | None:
+    """The native event a payload or answer of ``event`` is written as for a dialect with
+    its own wire format (the handler's configured event, else the row's default); ``None``
+    for the canonical formats, or when the harness has no such event (then the canonical
+    form is used)."""
+    if not isinstance(dialect, Dialect) or dialect.native is None:
+        return None
+    name = str(getattr(event, "value", event))
+    if dialect.native_event is not None:
+        found = dialect.native.by_name(dialect.native_event)
+        if found is not None and found.event == name:
+            return found
+    return dialect.native.for_event(name)
 
 
 _UNSET: Any = object()
@@ -588,6 +616,10 @@ def decode_output(
             )
         )
         return DecodedOutput(output=None, diagnostics=tuple(diags))
+    native = _native_event(dialect, ev)
+    if native is not None:
+        assert isinstance(dialect, Dialect) and dialect.native is not None
+        obj = answer_from_native(obj, dialect.native, native)
     adapter = _ADAPTERS.get(ev) if isinstance(ev, HookEvent) else None
     if adapter is not None:
         obj = adapter(obj, diags)

@@ -14,13 +14,18 @@ from typing import Literal
 import attrs
 
 from .._events._names import HookEvent
+from ._native import AnswerKeys, NativeEvent, NativeWire
 
 __all__ = [
     "CLAUDE",
     "CODEX",
+    "COPILOT",
+    "COPILOT_CLAUDE_FORM",
+    "CURSOR",
     "DEEPAGENTS",
     "DIALECTS",
     "DOCKER",
+    "GEMINI",
     "HEL",
     "TOOL_MATCHER_ALIASES",
     "Dialect",
@@ -36,7 +41,8 @@ class Dialect:
     """How one harness reads hooks. Compare dialects by identity or ``name``."""
 
     name: str
-    """``claude``, ``deepagents``, ``codex``, ``docker`` or ``hel``."""
+    """``claude``, ``deepagents``, ``codex``, ``docker``, ``hel``, ``copilot``, ``cursor``
+    or ``gemini``."""
     wire: WireFormat
     """Wire format of payloads and answers."""
     anchored_matchers: bool = False
@@ -72,6 +78,26 @@ class Dialect:
     payload keeps the real name (Codex: ``apply_patch`` is matched by ``Write`` and
     ``Edit`` matchers). Every source's matchers see the aliases of every dialect
     (:data:`TOOL_MATCHER_ALIASES`), so that one Claude-style file guards both harnesses."""
+    aliases: tuple[str, ...] = ()
+    """Other names :func:`get_dialect` accepts (``github-copilot``, ``gemini-cli``)."""
+    native: NativeWire | None = None
+    """The harness's own wire format, when it is not the canonical one
+    (:mod:`._translate` reads it); its tool names are matcher aliases both ways."""
+    native_event: str | None = None
+    """For a handler configured under one native event (Cursor's
+    ``beforeShellExecution``): the event its payload is written as. ``None``: the
+    native row's default for the canonical event."""
+    timeout_unit: float = 1.0
+    """Seconds per unit of a configured ``timeout`` (Gemini CLI: milliseconds, 0.001)."""
+    nonzero_exit_blocks: frozenset[HookEvent] = frozenset()
+    """Events on which a command hook's exit status other than 0 and 2 (a crash) blocks,
+    though a timeout still fails open (Copilot: ``preToolUse``, "hook errored")."""
+    text_exit_blocks_from: int | None = None
+    """An exit status at or above this with non-JSON text on stdout or stderr blocks,
+    the text as the reason (Gemini CLI 0.61: 3, observed; its docs say it warns)."""
+    loop_cap: int | None = None
+    """Automatic continuations the harness allows in a row (Copilot's 8 ``agentStop``
+    blocks; Cursor's default ``loop_limit``, 5); ``None``: not the harness's concern."""
 
 
 CLAUDE = Dialect(
@@ -109,7 +135,434 @@ DOCKER = Dialect(
 HEL = Dialect(name="hel", wire="claude", exit2_reads_stdout=False, nonzero_json_decides=False)
 """The small coding harness of seed 001 (``.hel/hooks.json``)."""
 
-DIALECTS = {d.name: d for d in (CLAUDE, DEEPAGENTS, CODEX, DOCKER, HEL)}
+
+def _as_aliases(wire: NativeWire) -> Mapping[str, tuple[str, ...]]:
+    """A native wire's tool names as matcher aliases both ways: the native name is also
+    its canonical name (``run_shell_command`` -> ``Bash``), and the canonical name is
+    also every native name of it (``Bash`` -> ``run_shell_command``), so a harness's own
+    matchers keep matching its own names when a payload carries the canonical one."""
+    aliases: dict[str, dict[str, None]] = {}
+    for native, canonical in wire.tool_names.items():
+        if native != canonical:
+            aliases.setdefault(native, {})[canonical] = None
+            aliases.setdefault(canonical, {})[native] = None
+    return {name: tuple(names) for name, names in aliases.items()}
+
+
+# ------------------------------------------------------------------ harness-native wires
+
+
+_GEMINI_WIRE = NativeWire(
+    events=(
+        NativeEvent(name="SessionStart", event="SessionStart", answer="context"),
+        NativeEvent(name="SessionEnd", event="SessionEnd"),
+        NativeEvent(name="BeforeAgent", event="UserPromptSubmit", answer="prompt"),
+        NativeEvent(
+            name="AfterAgent",
+            event="Stop",
+            renames={"prompt_response": "last_assistant_message"},
+            answer="continue",
+        ),
+        NativeEvent(name="BeforeModel", event="BeforeModel", answer="passthrough"),
+        NativeEvent(name="AfterModel", event="AfterModel", answer="passthrough"),
+        NativeEvent(name="BeforeToolSelection", event="BeforeToolSelection", answer="passthrough"),
+        NativeEvent(name="BeforeTool", event="PreToolUse", answer="permission"),
+        NativeEvent(name="AfterTool", event="PostToolUse", answer="post"),
+        NativeEvent(name="PreCompress", event="PreCompact"),
+        NativeEvent(name="Notification", event="Notification"),
+    ),
+    tool_names={
+        "run_shell_command": "Bash",
+        "write_file": "Write",
+        "replace": "Edit",
+        "read_file": "Read",
+        "read_many_files": "Read",
+        "glob": "Glob",
+        "grep": "Grep",
+        "search_file_content": "Grep",
+        "list_directory": "LS",
+        "ls": "LS",
+        "web_fetch": "WebFetch",
+        "google_web_search": "WebSearch",
+        "write_todos": "TodoWrite",
+    },
+    tool_input_keys={"read_file": {"absolute_path": "file_path"}},
+    env={
+        "GEMINI_PROJECT_DIR": "project_dir",
+        "GEMINI_CWD": "cwd",
+        "GEMINI_SESSION_ID": "session_id",
+    },
+    specific_key="hookSpecificOutput",
+    answers={
+        "permission": AnswerKeys(
+            decision="decision",
+            decision_values={"allow": "allow", "deny": "deny", "ask": "ask", "block": "deny"},
+            nearest={"defer": "ask"},
+            reasons=("reason",),
+            updated_input="hookSpecificOutput.tool_input",
+            continue_key="continue",
+            stop_reason="stopReason",
+            system_message="systemMessage",
+        ),
+        "continue": AnswerKeys(
+            decision="decision",
+            decision_values={"block": "deny"},
+            reasons=("reason",),
+            context_keeps_going=True,
+            continue_key="continue",
+            stop_reason="stopReason",
+            system_message="systemMessage",
+        ),
+        "prompt": AnswerKeys(
+            decision="decision",
+            decision_values={"block": "deny"},
+            reasons=("reason",),
+            context="hookSpecificOutput.additionalContext",
+            continue_key="continue",
+            stop_reason="stopReason",
+            system_message="systemMessage",
+        ),
+        "post": AnswerKeys(
+            decision="decision",
+            decision_values={"block": "deny"},
+            reasons=("reason",),
+            context="hookSpecificOutput.additionalContext",
+            continue_key="continue",
+            stop_reason="stopReason",
+            system_message="systemMessage",
+        ),
+        "context": AnswerKeys(
+            context="hookSpecificOutput.additionalContext", system_message="systemMessage"
+        ),
+        "none": AnswerKeys(system_message="systemMessage"),
+    },
+)
+
+_CURSOR_WIRE = NativeWire(
+    events=(
+        NativeEvent(name="sessionStart", event="SessionStart", answer="context"),
+        NativeEvent(name="sessionEnd", event="SessionEnd"),
+        NativeEvent(name="preToolUse", event="PreToolUse", answer="permission"),
+        NativeEvent(
+            name="postToolUse",
+            event="PostToolUse",
+            renames={"tool_output": "tool_response"},
+            answer="post",
+        ),
+        NativeEvent(
+            name="postToolUseFailure",
+            event="PostToolUseFailure",
+            renames={"error_message": "error"},
+        ),
+        NativeEvent(
+            name="subagentStart",
+            event="SubagentStart",
+            renames={"subagent_type": "agent_type", "subagent_id": "agent_id"},
+            matcher_field="agent_type",
+        ),
+        NativeEvent(
+            name="subagentStop",
+            event="SubagentStop",
+            renames={"subagent_type": "agent_type", "subagent_id": "agent_id"},
+            answer="continue",
+        ),
+        NativeEvent(
+            name="beforeShellExecution",
+            event="PreToolUse",
+            tool="Bash",
+            lift=("command",),
+            answer="shell",
+            matcher_field="command",
+        ),
+        NativeEvent(
+            name="afterShellExecution",
+            event="PostToolUse",
+            tool="Bash",
+            lift=("command",),
+            renames={"output": "tool_response"},
+            matcher_field="command",
+        ),
+        NativeEvent(name="beforeMCPExecution", event="PreToolUse", answer="shell"),
+        NativeEvent(
+            name="afterMCPExecution", event="PostToolUse", renames={"result_json": "tool_response"}
+        ),
+        NativeEvent(
+            name="beforeReadFile",
+            matcher_value="Read",
+            event="PreToolUse",
+            tool="Read",
+            lift=("file_path", "content", "attachments"),
+            answer="read",
+        ),
+        NativeEvent(
+            name="afterFileEdit",
+            matcher_value="Write",
+            event="PostToolUse",
+            tool="Edit",
+            lift=("file_path", "edits"),
+        ),
+        NativeEvent(
+            name="beforeSubmitPrompt",
+            matcher_value="UserPromptSubmit",
+            event="UserPromptSubmit",
+            answer="prompt",
+        ),
+        NativeEvent(name="preCompact", event="PreCompact"),
+        NativeEvent(name="stop", matcher_value="Stop", event="Stop", answer="continue"),
+        NativeEvent(
+            name="afterAgentResponse", matcher_value="AgentResponse", event="afterAgentResponse"
+        ),
+        NativeEvent(
+            name="afterAgentThought", matcher_value="AgentThought", event="afterAgentThought"
+        ),
+        NativeEvent(
+            name="beforeTabFileRead",
+            matcher_value="TabRead",
+            event="PreToolUse",
+            tool="TabRead",
+            lift=("file_path", "content"),
+            answer="read",
+        ),
+        NativeEvent(
+            name="afterTabFileEdit",
+            matcher_value="TabWrite",
+            event="PostToolUse",
+            tool="TabWrite",
+            lift=("file_path", "edits"),
+        ),
+        NativeEvent(name="workspaceOpen", event="workspaceOpen"),
+    ),
+    markers=frozenset({"conversation_id", "generation_id", "cursor_version", "workspace_roots"}),
+    fallbacks={"session_id": "conversation_id", "cwd": "workspace_roots"},
+    json_string_keys=frozenset({"tool_input"}),
+    tool_names={"Shell": "Bash"},
+    env={"CURSOR_PROJECT_DIR": "project_dir"},
+    loop_count_key="loop_count",
+    answers={
+        "permission": AnswerKeys(
+            decision="permission",
+            decision_values={"allow": "allow", "deny": "deny", "block": "deny"},
+            nearest={"ask": "deny", "defer": "deny"},
+            reasons=("user_message", "agent_message"),
+            updated_input="updated_input",
+        ),
+        "shell": AnswerKeys(
+            decision="permission",
+            decision_values={"allow": "allow", "deny": "deny", "ask": "ask", "block": "deny"},
+            nearest={"defer": "ask"},
+            reasons=("user_message", "agent_message"),
+        ),
+        "read": AnswerKeys(
+            decision="permission",
+            decision_values={"allow": "allow", "deny": "deny", "block": "deny"},
+            nearest={"ask": "deny", "defer": "deny"},
+            reasons=("user_message",),
+        ),
+        "continue": AnswerKeys(followup="followup_message", context_keeps_going=True),
+        "prompt": AnswerKeys(
+            block_as_continue_false=True, reasons=("user_message",), continue_key="continue"
+        ),
+        "post": AnswerKeys(
+            context="additional_context",
+            block_as_context=True,
+            updated_output="updated_mcp_tool_output",
+        ),
+        "context": AnswerKeys(context="additional_context"),
+        "none": AnswerKeys(),
+    },
+)
+
+_COPILOT_TOOL_INPUT = {
+    "path": "file_path",
+    "file_text": "content",
+    "old_str": "old_string",
+    "new_str": "new_string",
+}
+
+_COPILOT_WIRE = NativeWire(
+    events=(
+        NativeEvent(name="sessionStart", event="SessionStart", answer="context"),
+        NativeEvent(name="sessionEnd", event="SessionEnd"),
+        NativeEvent(name="userPromptSubmitted", event="UserPromptSubmit", answer="prompt"),
+        NativeEvent(
+            name="userPromptTransformed", event="userPromptTransformed", answer="passthrough"
+        ),
+        NativeEvent(name="preToolUse", event="PreToolUse", answer="permission"),
+        NativeEvent(
+            name="permissionRequest",
+            event="PermissionRequest",
+            renames={"toolInput": "tool_input"},
+            answer="request",
+        ),
+        NativeEvent(name="postToolUse", event="PostToolUse", answer="post"),
+        NativeEvent(name="postToolUseFailure", event="PostToolUseFailure", answer="post"),
+        NativeEvent(name="agentStop", event="Stop", answer="continue"),
+        NativeEvent(
+            name="subagentStart",
+            event="SubagentStart",
+            renames={"agentName": "agent_type"},
+            answer="context",
+        ),
+        NativeEvent(
+            name="subagentStop",
+            event="SubagentStop",
+            renames={"response": "last_assistant_message"},
+            answer="continue",
+        ),
+        NativeEvent(name="preCompact", event="PreCompact"),
+        NativeEvent(name="errorOccurred", event="OnError"),
+        NativeEvent(
+            name="notification",
+            event="Notification",
+            payload_name="Notification",
+            answer="context",
+        ),
+    ),
+    event_key=None,
+    alt_event_keys=("hookName",),
+    markers=frozenset({"sessionId", "toolName", "toolArgs", "hookName", "transcriptPath"}),
+    payload_keys={
+        "sessionId": "session_id",
+        "transcriptPath": "transcript_path",
+        "toolName": "tool_name",
+        "toolArgs": "tool_input",
+        "toolResult": "tool_response",
+        "stopReason": "stop_reason",
+        "initialPrompt": "initial_prompt",
+        "permissionSuggestions": "permission_suggestions",
+        "agentId": "agent_id",
+        "agentType": "agent_type",
+        "agentDisplayName": "agent_display_name",
+        "agentDescription": "agent_description",
+        "customInstructions": "custom_instructions",
+        "errorContext": "error_context",
+        "transformedPrompt": "transformed_prompt",
+        "hookName": "hook_name",
+    },
+    json_string_keys=frozenset({"tool_input"}),
+    tool_names={
+        "bash": "Bash",
+        "powershell": "PowerShell",
+        "view": "Read",
+        "create": "Write",
+        "edit": "Edit",
+        "str_replace_editor": "Edit",
+        "glob": "Glob",
+        "grep": "Grep",
+        "rg": "Grep",
+        "task": "Task",
+        "web_fetch": "WebFetch",
+        "web_search": "WebSearch",
+        "update_todo": "TodoWrite",
+    },
+    tool_input_keys={
+        "view": _COPILOT_TOOL_INPUT,
+        "create": _COPILOT_TOOL_INPUT,
+        "edit": _COPILOT_TOOL_INPUT,
+        "str_replace_editor": _COPILOT_TOOL_INPUT,
+    },
+    env={"COPILOT_PROJECT_DIR": "project_dir"},
+    nonblocking_exit=0,
+    answers={
+        "permission": AnswerKeys(
+            decision="permissionDecision",
+            decision_values={"allow": "allow", "deny": "deny", "ask": "ask", "block": "deny"},
+            nearest={"defer": "ask"},
+            reasons=("permissionDecisionReason",),
+            updated_input="modifiedArgs",
+        ),
+        "request": AnswerKeys(
+            decision="behavior",
+            decision_values={"allow": "allow", "deny": "deny", "block": "deny"},
+            reasons=("message",),
+            interrupt="interrupt",
+        ),
+        "continue": AnswerKeys(
+            decision="decision",
+            decision_values={"block": "block"},
+            reasons=("reason",),
+            context_keeps_going=True,
+        ),
+        "prompt": AnswerKeys(),
+        "post": AnswerKeys(
+            context="additionalContext",
+            block_as_context=True,
+            updated_output="modifiedResult.textResultForLlm",
+            updated_output_with={"modifiedResult.resultType": "success"},
+        ),
+        "context": AnswerKeys(context="additionalContext"),
+        "none": AnswerKeys(),
+    },
+)
+
+GEMINI = Dialect(
+    name="gemini",
+    wire="claude",
+    aliases=("gemini-cli",),
+    native=_GEMINI_WIRE,
+    default_timeout=60.0,
+    timeout_unit=0.001,
+    text_exit_blocks_from=3,
+    tool_matcher_aliases=_as_aliases(_GEMINI_WIRE),
+)
+"""Gemini CLI (``settings.json`` ``hooks``; ``BeforeTool``, milliseconds, exit 3+ with
+text blocks as observed in 0.61.0)."""
+CURSOR = Dialect(
+    name="cursor",
+    wire="claude",
+    native=_CURSOR_WIRE,
+    exit2_reads_stdout=False,
+    nonzero_json_decides=False,
+    default_timeout=30.0,
+    loop_cap=5,
+    tool_matcher_aliases=_as_aliases(_CURSOR_WIRE),
+)
+"""Cursor (``.cursor/hooks.json``, ``version: 1``, flat snake_case answers)."""
+COPILOT = Dialect(
+    name="copilot",
+    wire="claude",
+    aliases=("github-copilot", "copilot-cli"),
+    native=_COPILOT_WIRE,
+    anchored_matchers=True,
+    nonzero_json_decides=False,
+    default_timeout=30.0,
+    exit2_ignored=frozenset(HookEvent)
+    - {HookEvent.PRE_TOOL_USE, HookEvent.PERMISSION_REQUEST, HookEvent.POST_TOOL_USE_FAILURE},
+    nonzero_exit_blocks=frozenset({HookEvent.PRE_TOOL_USE}),
+    loop_cap=8,
+    tool_matcher_aliases=_as_aliases(_COPILOT_WIRE),
+)
+"""GitHub Copilot CLI and cloud agent (``.github/hooks/*.json``, camelCase events and
+payloads; its PascalCase, Claude-compatible form is read as the claude dialect)."""
+
+_COPILOT_CLAUDE_WIRE = NativeWire(
+    events=(
+        NativeEvent(name="PreToolUse", event="PreToolUse", answer="permission"),
+        NativeEvent(name="Stop", event="Stop", answer="continue"),
+        NativeEvent(name="SubagentStop", event="SubagentStop", answer="continue"),
+    ),
+    specific_key="hookSpecificOutput",
+    answers={
+        "permission": AnswerKeys(
+            decision="permissionDecision",
+            decision_values={"allow": "allow", "deny": "deny", "ask": "ask", "block": "deny"},
+            reasons=("permissionDecisionReason",),
+            updated_input="modifiedArgs",
+        ),
+        "continue": AnswerKeys(
+            decision="decision", decision_values={"block": "block"}, reasons=("reason",)
+        ),
+    },
+)
+
+COPILOT_CLAUDE_FORM = attrs.evolve(
+    COPILOT, native=_COPILOT_CLAUDE_WIRE, tool_matcher_aliases=_as_aliases(_COPILOT_WIRE)
+)
+"""Copilot's PascalCase entries: Claude-shaped payloads (the canonical ones), and answers
+read in either shape Copilot accepts there: Claude's ``hookSpecificOutput`` or its own
+flat ``permissionDecision`` / ``modifiedArgs``."""
+
+DIALECTS = {d.name: d for d in (CLAUDE, DEEPAGENTS, CODEX, DOCKER, HEL, GEMINI, CURSOR, COPILOT)}
 
 
 def _matcher_aliases() -> Mapping[str, tuple[str, ...]]:
@@ -125,6 +578,9 @@ TOOL_MATCHER_ALIASES: Mapping[str, tuple[str, ...]] = _matcher_aliases()
 ``tool_matcher_aliases``, merged (a payload does not say which harness sent it)."""
 
 
+_BY_ALIAS = {alias: d for d in DIALECTS.values() for alias in d.aliases}
+
+
 def get_dialect(dialect: Dialect | str) -> Dialect:
     """Return a :class:`Dialect` by value or name (``"claude"``, ``"docker"``, ...).
 
@@ -134,7 +590,7 @@ def get_dialect(dialect: Dialect | str) -> Dialect:
     if isinstance(dialect, Dialect):
         return dialect
     try:
-        return DIALECTS[dialect]
+        return DIALECTS[dialect] if dialect in DIALECTS else _BY_ALIAS[dialect]
     except KeyError:
         known = ", ".join(sorted(DIALECTS))
         raise ValueError(f"unknown dialect {dialect!r}; known dialects: {known}") from None

@@ -28,6 +28,10 @@ COMMANDS: Mapping[str, str] = {
     "trust": "agent_hooks._bridges._cli._check",
     "run": "agent_hooks._bridges._cli._run",
     "serve": "agent_hooks._bridges._cli._serve",
+    "install": "agent_hooks._bridges._cli._install",
+    "uninstall": "agent_hooks._bridges._cli._install",
+    "payload": "agent_hooks._bridges._cli._payload_cmd",
+    "daemon": "agent_hooks._bridges._cli._daemon",
 }
 """Every command name -> the module that registers it, in the order ``--help``
 lists them."""
@@ -39,7 +43,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="agent-hooks",
         description="Inspect and manage agent lifecycle hooks (Claude Code, Deep Agents Code, "
-        "Docker Agent, Codex, hel).",
+        "Docker Agent, Codex, hel, Gemini CLI, Cursor, GitHub Copilot).",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {VERSION}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
@@ -49,11 +53,13 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line (``argv``, default ``sys.argv[1:]``); returns the exit status."""
+def main(argv: Sequence[str] | None = None, *, stdin: bytes | None = None) -> int:
+    """Run the command line (``argv``, default ``sys.argv[1:]``); returns the exit status.
+    ``stdin``: standard input, read already (by the resident server's client)."""
     argv = list(sys.argv[1:] if argv is None else argv)
     command = argv[0] if argv and argv[0] in COMMANDS else None
     args = build_parser(command).parse_args(argv)
+    args.stdin_bytes = stdin
     try:
         return int(args.func(args))
     except KeyboardInterrupt:

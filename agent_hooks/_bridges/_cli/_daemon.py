@@ -1,0 +1,123 @@
+"""``agent-hooks daemon``: the resident hook server of ``agent-hooks run``.
+
+``status`` and ``stop`` talk to the server of the calling environment (the one its
+``agent-hooks run`` calls reach); ``serve`` runs a server in the foreground (``run``
+starts one in the background by itself; this is for debugging and supervision).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import socket
+import sys
+from typing import Any
+
+__all__ = ["register"]
+
+
+def register(subparsers: Any) -> None:
+    """Add ``daemon`` to the top-level parser."""
+    daemon = subparsers.add_parser(
+        "daemon",
+        help="the resident hook server of 'agent-hooks run': status, stop, serve",
+        description="'agent-hooks run' answers through a resident per-user hook server, "
+        "started on first use and gone after an idle period. 'status' shows the server of "
+        "this environment, 'stop' stops it (after requests under way), 'serve' runs one in "
+        "the foreground.",
+    )
+    actions = daemon.add_subparsers(dest="action", metavar="ACTION", required=True)
+    status = actions.add_parser("status", help="show the resident server (exit 1: none)")
+    status.set_defaults(func=_status)
+    stop = actions.add_parser("stop", help="stop the resident server (exit 1: none)")
+    stop.set_defaults(func=_stop)
+    serve = actions.add_parser("serve", help="run the resident server in the foreground")
+    serve.add_argument(
+        "--idle-timeout",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="exit after this long without a request (default: $AGENT_HOOKS_DAEMON_IDLE, else 300)",
+    )
+    serve.add_argument("--key", help=argparse.SUPPRESS)
+    serve.add_argument("--spawn-lock-fd", type=int, help=argparse.SUPPRESS)
+    serve.set_defaults(func=_serve)
+
+
+def _where() -> tuple[str, str] | None:
+    from ..._base._version import VERSION
+    from .._daemon._protocol import private_dir, server_key, server_paths
+
+    directory = private_dir(os.environ)
+    if directory is None:
+        return None
+    key = server_key(os.environ, VERSION)
+    return server_paths(directory, key)[0], key
+
+
+def _call(kind: bytes) -> dict[str, object] | None:
+    from .._daemon._protocol import FrameError, pack, read_frame
+
+    where = _where()
+    if where is None:
+        return None
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock.settimeout(10.0)
+    try:
+        sock.connect(where[0])
+        sock.sendall(pack(kind, []))
+        _, fields, _ = read_frame(sock)
+        found = json.loads(fields[0])
+        return found if isinstance(found, dict) else None
+    except (OSError, FrameError, IndexError, ValueError):
+        return None
+    finally:
+        sock.close()
+
+
+def _status(args: argparse.Namespace) -> int:
+    found = _call(b"T")
+    if found is None:
+        print("agent-hooks: no resident hook server is running for this environment")
+        return 1
+    print(json.dumps(found, indent=2))
+    return 0
+
+
+def _stop(args: argparse.Namespace) -> int:
+    found = _call(b"S")
+    if found is None:
+        print("agent-hooks: no resident hook server is running for this environment")
+        return 1
+    print(f"agent-hooks: stopping the resident hook server (pid {found.get('pid')})")
+    return 0
+
+
+def _serve(args: argparse.Namespace) -> int:
+    import anyio
+
+    from ..._base._version import VERSION
+    from .._cli._run import quiet_diagnostics_log
+    from .._daemon._protocol import IDLE_ENV, private_dir, server_key
+    from .._daemon._server import DEFAULT_IDLE, ResidentServer
+
+    directory = private_dir(os.environ)
+    if directory is None:
+        print("agent-hooks: no private directory for the server's socket", file=sys.stderr)
+        return 1
+    key = args.key or server_key(os.environ, VERSION)
+    idle = args.idle_timeout
+    if idle is None:
+        try:
+            idle = float(os.environ.get(IDLE_ENV, "") or DEFAULT_IDLE)
+        except ValueError:
+            idle = DEFAULT_IDLE
+    os.chdir(directory)  # (not the directory of the client that started it)
+    server = ResidentServer(directory, key, idle_timeout=max(idle, 0.1))
+    if not server.take_lock():
+        server.log("another server holds the lock; exiting")
+        return 0
+    with quiet_diagnostics_log():
+        anyio.run(lambda: server.run(spawn_lock_fd=args.spawn_lock_fd))
+    return 0

@@ -1,0 +1,209 @@
+"""Where the resident server listens and how its clients talk to it (standard library
+only: the client imports this before anything heavy).
+
+One server per user and *loading environment*: the variables that decide which files
+load and how (:data:`LOADING_ENV`), the interpreter and the package version. Clients
+whose loading environment differs reach different servers, so a server loads exactly
+what an in-process ``run`` of its clients would. Inside a server, each configuration
+(the ``run`` options and the project) has its own registry and sessions.
+
+The socket lives in a private directory (mode 0700, owned by the user, checked before
+use): ``$XDG_RUNTIME_DIR/agent-hooks`` when that is set and the user's, else
+``<tempdir>/agent-hooks-<uid>``. Files in it, per server key: ``<key>.sock`` (the
+socket, mode 0600), ``<key>.lock`` (held by the live server), ``<key>.spawn`` (held
+while a server starts, so that concurrent first calls start one).
+
+Frames: one kind byte, the lengths of a header and of a binary body (4 bytes each,
+big-endian), the header (strings joined by NUL, UTF-8 with ``surrogateescape``: a
+command line, a path and an environment hold no NUL, and bytes that are not UTF-8
+come back as they went), the body. A client sends ``Q`` (``run``: header the version,
+the working directory, the number of arguments, the arguments, then the environment
+as name, value, name, value...; body: the payload), ``T`` (status) or ``S`` (stop);
+the server answers ``A`` (accepted: its pid), ``H`` (heartbeats while it works), then
+``R`` (header the exit status and the byte length of the body's stdout part; body:
+stdout then stderr), or ``V`` (another version: the server stops; the client answers
+in-process), ``T`` (status: one JSON text) or ``E`` (refused: why). The client's hot
+path needs neither ``json`` nor ``re``.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import stat
+import struct
+import sys
+import zlib
+
+TYPE_CHECKING = False  # (not typing's: this module must not import typing)
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping, Sequence
+
+__all__ = [
+    "DISABLE_ENV",
+    "HEARTBEAT",
+    "IDLE_ENV",
+    "LOADING_ENV",
+    "MAX_BODY",
+    "MAX_HEADER",
+    "WAIT_ENV",
+    "FrameError",
+    "log_path",
+    "pack",
+    "private_dir",
+    "read_frame",
+    "server_key",
+    "server_paths",
+]
+
+VERSION_KEY = "version"
+
+LOADING_ENV = (
+    "HOME",
+    "USERPROFILE",
+    "XDG_CONFIG_HOME",
+    "XDG_STATE_HOME",
+    "XDG_DATA_HOME",
+    "CODEX_HOME",
+    "CLAUDE_CONFIG_DIR",
+    "DOCKER_CONFIG",
+    "CAGENT_CONFIG_DIR",
+    "DOCKER_AGENT_CONFIG_DIR",
+    "GEMINI_CLI_SYSTEM_DEFAULTS_PATH",
+    "GEMINI_CLI_SYSTEM_SETTINGS_PATH",
+    "COPILOT_HOME",
+    "GEMINI_CLI_HOME",
+    "CURSOR_CONFIG_DIR",
+    "PYTHONPATH",
+    "VIRTUAL_ENV",
+)
+"""Variables that change which hook files load, where the trust store is, or which
+Python code a configuration imports: a client reaches the server of its own values
+(``tests/test_daemon.py`` checks that every variable the loaders read is listed)."""
+
+DISABLE_ENV = "AGENT_HOOKS_NO_DAEMON"
+"""Set to ``1`` (or ``true``, ``yes``) to keep ``agent-hooks run`` in-process."""
+IDLE_ENV = "AGENT_HOOKS_DAEMON_IDLE"
+"""Seconds a resident server waits without a request before it exits (default 300)."""
+WAIT_ENV = "AGENT_HOOKS_DAEMON_WAIT"
+"""Seconds a first call waits for the server it started, to be answered by it, before
+answering in-process (default 0: answer at once). For tests and batch jobs that want
+every call answered by the server."""
+
+HEARTBEAT = 0.5
+"""Seconds between the server's heartbeats while it answers a request."""
+MAX_HEADER = 4 * 1024 * 1024
+"""The largest frame header (a request's argv, cwd and environment)."""
+MAX_BODY = 64 * 1024 * 1024
+"""The largest frame body (a payload; an answer's stdout and stderr)."""
+
+_HEAD = struct.Struct(">cII")
+
+
+class FrameError(Exception):
+    """A frame that is cut short, too large or not well-formed."""
+
+
+def server_key(environ: Mapping[str, str], version: str) -> str:
+    """The server a client with this environment belongs to (16 hex digits: two CRC-32s
+    with different seeds; zlib is cheap to import, hashlib is not, and the directory is
+    private, so the key needs to tell environments apart, not resist forgery)."""
+    # (the environment's prefix, not sys.executable: python and python3.11 of one
+    # virtual environment are one server)
+    parts = [version, sys.prefix, sys.version, *(f"{k}={environ.get(k, '')}" for k in LOADING_ENV)]
+    data = "\0".join(parts).encode("utf-8", "surrogateescape")
+    return f"{zlib.crc32(data):08x}{zlib.crc32(data, 0x9E3779B9):08x}"
+
+
+def private_dir(environ: Mapping[str, str]) -> str | None:
+    """The user's private socket directory, made if missing; ``None`` when it cannot be
+    made or is not private (another owner, group or world access, a symlink)."""
+    uid = os.getuid()
+    runtime = environ.get("XDG_RUNTIME_DIR", "")
+    candidates = []
+    if runtime and os.path.isabs(runtime):
+        candidates.append(os.path.join(runtime, "agent-hooks"))
+    tmp = next((v for v in map(environ.get, ("TMPDIR", "TEMP", "TMP")) if v), "/tmp")
+    candidates.append(os.path.join(tmp, f"agent-hooks-{uid}"))
+    for path in candidates:
+        try:
+            os.mkdir(path, 0o700)
+        except FileExistsError:
+            pass
+        except OSError:
+            continue
+        try:
+            st = os.lstat(path)
+        except OSError:
+            continue
+        if stat.S_ISDIR(st.st_mode) and st.st_uid == uid and not st.st_mode & 0o077:
+            return path
+    return None
+
+
+def server_paths(directory: str, key: str) -> tuple[str, str, str]:
+    """``(socket, server lock, spawn lock)`` of the server ``key``."""
+    base = os.path.join(directory, key)
+    return base + ".sock", base + ".lock", base + ".spawn"
+
+
+def log_path(environ: Mapping[str, str], key: str) -> str:
+    """Where the server ``key`` writes its log: the user's state directory
+    (``$XDG_STATE_HOME/agent_hooks``, else ``~/.local/state/agent_hooks``)."""
+    state = environ.get("XDG_STATE_HOME", "")
+    if not (state and os.path.isabs(state)):
+        state = os.path.join(os.path.expanduser("~"), ".local", "state")
+    return os.path.join(state, "agent_hooks", f"daemon-{key}.log")
+
+
+def pack(kind: bytes, fields: Sequence[str], body: bytes = b"") -> bytes:
+    """One frame.
+
+    Raises:
+        ValueError: a field holds a NUL.
+    """
+    if any("\0" in f for f in fields):
+        raise ValueError("a frame field holds a NUL")
+    head = "\0".join(fields).encode("utf-8", "surrogateescape") if fields else b""
+    return _HEAD.pack(kind, len(head), len(body)) + head + body
+
+
+def _exactly(sock: socket.socket, n: int) -> bytes:
+    chunks = []
+    while n:
+        chunk = sock.recv(min(n, 1 << 20))
+        if not chunk:
+            raise FrameError("the connection closed mid-frame")
+        chunks.append(chunk)
+        n -= len(chunk)
+    return b"".join(chunks)
+
+
+def read_frame(sock: socket.socket) -> tuple[bytes, list[str], bytes]:
+    """Read one frame from a blocking socket (its timeout applies to each read).
+
+    Raises:
+        FrameError: cut short, too large, or a header that is not a JSON object.
+        OSError: as the socket does (``TimeoutError`` included).
+    """
+    kind, head_len, body_len = _HEAD.unpack(_exactly(sock, _HEAD.size))
+    return (kind, *parse(head_len, body_len, lambda n: _exactly(sock, n)))
+
+
+def parse(head_len: int, body_len: int, read: Callable[[int], bytes]) -> tuple[list[str], bytes]:
+    """The header fields and body of a frame whose lengths were read, through
+    ``read(n)``.
+
+    Raises:
+        FrameError: too large.
+    """
+    if head_len > MAX_HEADER or body_len > MAX_BODY:
+        raise FrameError("frame too large")
+    head = read(head_len) if head_len else b""
+    fields = head.decode("utf-8", "surrogateescape").split("\0") if head else []
+    body = read(body_len) if body_len else b""
+    return fields, body
+
+
+HEAD = _HEAD
+"""The fixed part of a frame: kind, header length, body length."""

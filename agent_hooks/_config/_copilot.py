@@ -1,0 +1,462 @@
+"""GitHub Copilot CLI and cloud agent: ``.github/hooks/*.json``, ``~/.copilot/hooks/*.json``,
+inline ``hooks`` in its settings files, and policy files.
+
+``{"version": 1, "disableAllHooks": false, "hooks": {event: [entry, ...]}}``: flat lists
+per event, each entry one handler with its own ``matcher`` (a full-match regular
+expression). Entries: ``type`` (``command``, the default; ``http``; ``prompt``),
+``bash`` / ``powershell`` / ``command`` (the cross-platform fallback), or ``exec`` +
+``args`` (no shell); ``cwd`` (relative to the repository root), ``env``, ``timeoutSec``
+(or ``timeout``; seconds, default 30). camelCase event keys (``preToolUse``,
+``agentStop``) get Copilot's camelCase payloads and answers; PascalCase keys
+(``PreToolUse``) are its Claude-compatible form and get Claude-shaped ones.
+
+======  ================================================================  =======
+prec    location                                                          trust
+======  ================================================================  =======
+100+    policy: ``/etc/github-copilot/policy.d/*.json`` (root-owned, not   -
+        group- or world-writable; alphabetical)
+200     ``{project}/.github/hooks/*.json`` (alphabetical)                 project
+200     ``{project}/.github/copilot/settings.json`` ``hooks``             project
+210     ``{project}/.github/copilot/settings.local.json`` ``hooks``       project
+300     ``$COPILOT_HOME/hooks/*.json`` (default ``~/.copilot``)            -
+300     ``$COPILOT_HOME/settings.json`` ``hooks``                         -
+======  ================================================================  =======
+
+Copilot's own error rules: in a hooks file a malformed entry is dropped alone, while
+invalid JSON, a ``version`` other than 1 or an event whose value is not a list refuses
+the file; inline ``hooks`` in a settings file are strict, so any bad entry refuses the
+whole ``hooks`` field. ``disableAllHooks: true`` in a hooks file switches that file
+off; at the top level of the repository's settings it switches off every hook but
+policy hooks. ``.claude/settings*.json``, which Copilot reads too, is the Claude
+ecosystem's (``discover``), not loaded twice here.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from .._base._diagnostics import DiagnosticCode, Severity
+from .._dispatch._registry import MatcherGroup
+from .._events._names import HookEvent
+from .._handlers._kinds import build_handler, disabled_node
+from .._wire._dialects import COPILOT, COPILOT_CLAUDE_FORM
+from .._wire._native import NativeEvent
+from ._common import (
+    BuildContext,
+    Built,
+    ParseFailed,
+    decode_json,
+    describe,
+    disable_config,
+    file_project,
+    join,
+    json_has_hooks,
+    load_source,
+)
+from ._native_format import bind_native, scaled_timeout
+from ._snapshot import LoadedConfig, combine
+from ._trust import TrustPolicy, TrustStore
+
+__all__ = [
+    "copilot_home",
+    "copilot_hooks_builder",
+    "copilot_settings_builder",
+    "load_copilot",
+    "load_copilot_dir",
+]
+
+TrustArg = TrustPolicy | TrustStore | bool | None
+
+_ENTRY_KEYS = frozenset(
+    {
+        "type",
+        "matcher",
+        "bash",
+        "powershell",
+        "command",
+        "exec",
+        "args",
+        "cwd",
+        "env",
+        "timeoutSec",
+        "timeout",
+        "url",
+        "headers",
+        "allowedEnvVars",
+        "prompt",
+    }
+)
+
+
+def copilot_home(home: str | os.PathLike[str] | None = None) -> Path:
+    """``$COPILOT_HOME``, else ``~/.copilot``."""
+    env = os.environ.get("COPILOT_HOME")
+    if env and home is None:
+        return Path(env)
+    return (Path(home) if home is not None else Path.home()) / ".copilot"
+
+
+def _event(
+    key: object, prefix: str, ctx: BuildContext
+) -> tuple[HookEvent | str, NativeEvent | None] | None:
+    """The event of a key: a camelCase Copilot event (with its native row) or a
+    canonical PascalCase one (Copilot's Claude-compatible form, no native row)."""
+    assert COPILOT.native is not None
+    if isinstance(key, str):
+        native = COPILOT.native.by_name(key)
+        if native is not None:
+            try:
+                return HookEvent(native.event), native
+            except ValueError:
+                return native.event, native
+        try:
+            return HookEvent(key), None
+        except ValueError:
+            pass
+    ctx.report(
+        DiagnosticCode.INVALID_CONFIG,
+        f"unknown event {key!r}; its hooks were skipped",
+        location=join(prefix, key),
+        severity=Severity.WARNING,
+    )
+    return None
+
+
+def _handler(entry: Mapping[str, Any], project: str | None) -> dict[str, Any] | str:
+    """The canonical handler entry of a Copilot entry, or why it cannot be one."""
+    kind = entry.get("type", "command")
+    if kind == "http":
+        out = {k: entry[k] for k in ("url", "headers", "allowedEnvVars") if k in entry}
+        out["type"] = "http"
+        key = "timeoutSec" if "timeoutSec" in entry else "timeout"
+        return scaled_timeout({**out, key: entry[key]} if key in entry else out, key, 1.0)
+    if kind == "prompt" or not isinstance(kind, str):
+        return kind if isinstance(kind, str) else "?"
+    if kind != "command":
+        # agent_hooks' own kinds (python, builtin, ...): read by the kind table as written
+        rest = {k: v for k, v in entry.items() if k not in ("matcher", "timeoutSec")}
+        key = "timeoutSec" if "timeoutSec" in entry else "timeout"
+        return scaled_timeout({**rest, key: entry[key]}, key, 1.0) if key in entry else rest
+    handler: dict[str, Any] = {"type": "command"}
+    if isinstance(entry.get("exec"), str):
+        handler["command"] = entry["exec"]
+        handler["args"] = entry.get("args", [])
+    else:
+        shell_key = "powershell" if os.name == "nt" else "bash"
+        command = entry.get(shell_key, entry.get("command"))
+        handler["command"] = command
+    if "env" in entry:
+        handler["env"] = entry["env"]
+    cwd = entry.get("cwd")
+    if isinstance(cwd, str):
+        handler["working_dir"] = os.path.join(project, cwd) if project else cwd
+    key = "timeoutSec" if "timeoutSec" in entry else "timeout"
+    if key in entry:
+        handler = scaled_timeout({**handler, key: entry[key]}, key, COPILOT.timeout_unit)
+    return handler
+
+
+def _build(doc: object, ctx: BuildContext, *, settings: bool) -> Built:
+    built = Built()
+    if not isinstance(doc, Mapping):
+        ctx.report(
+            DiagnosticCode.INVALID_CONFIG,
+            f"the top level must be an object with 'hooks', got {describe(doc)}; file skipped",
+        )
+        return built
+    flag = doc.get("disableAllHooks")
+    if isinstance(flag, bool):
+        built.flags["disableAllHooks"] = flag
+    hooks = doc.get("hooks")
+    if (
+        not settings
+        and "version" in doc
+        and (doc["version"] != 1 or isinstance(doc["version"], bool))
+    ):
+        ctx.report(
+            DiagnosticCode.INVALID_CONFIG,
+            f"'version' must be 1, got {describe(doc['version'])}; file skipped",
+            location="version",
+        )
+        return built
+    if hooks is None:
+        return built
+    if not isinstance(hooks, Mapping):
+        ctx.report(
+            DiagnosticCode.INVALID_CONFIG,
+            f"'hooks' must be an object mapping events to lists, got {describe(hooks)}; skipped",
+            location="hooks",
+        )
+        return built
+    for key, entries in hooks.items():
+        if not isinstance(entries, list):
+            ctx.report(
+                DiagnosticCode.INVALID_CONFIG,
+                f"{key} must be a list of hooks, got {describe(entries)}; the whole "
+                + ("'hooks' field" if settings else "file")
+                + " was rejected (Copilot's rule)",
+                location=join("hooks", key),
+            )
+            return Built(flags=built.flags)
+    start = len(ctx.diagnostics)
+    for key, entries in hooks.items():
+        found = _event(key, "hooks", ctx)
+        if found is None:
+            continue
+        event, native = found
+        for i, entry in enumerate(entries):
+            at = f"{join('hooks', key)}[{i}]"
+            ctx.count_group()
+            group = _entry_group(entry, event, native, at, ctx)
+            if group is not None:
+                built.groups.append(group)
+    if settings and any(d.severity is Severity.ERROR for d in ctx.diagnostics[start:]):
+        ctx.report(
+            DiagnosticCode.INVALID_CONFIG,
+            "inline 'hooks' of a settings file are strict: a bad entry rejects the whole "
+            "field (Copilot's rule); none of its hooks were loaded",
+            location="hooks",
+        )
+        return Built(flags=built.flags)
+    return built
+
+
+def _entry_group(
+    entry: object, event: Any, native: NativeEvent | None, at: str, ctx: BuildContext
+) -> MatcherGroup | None:
+    if not isinstance(entry, Mapping):
+        ctx.report(
+            DiagnosticCode.INVALID_HANDLER,
+            f"a hook must be an object, got {describe(entry)}; dropped",
+            location=at,
+        )
+        return None
+    own = entry.get("type", "command") in ("command", "http", "prompt")
+    for key in entry:
+        if own and key not in _ENTRY_KEYS:
+            ctx.report(
+                DiagnosticCode.INVALID_CONFIG,
+                f"unknown field {key!r} in a Copilot hook; ignored",
+                location=at,
+                severity=Severity.WARNING,
+            )
+    matcher = entry.get("matcher")
+    if matcher is not None and not isinstance(matcher, str):
+        ctx.report(
+            DiagnosticCode.INVALID_MATCHER,
+            f"'matcher' must be a string, got {describe(matcher)}; entry dropped",
+            location=at,
+        )
+        return None
+    handler = _handler(entry, ctx.project_dir)
+    kctx = ctx.kind_context(event, at)
+    if isinstance(handler, str):
+        why = (
+            "Copilot's prompt hooks submit their text as a user message, which a hook "
+            "runner cannot do"
+            if handler == "prompt"
+            else f"handler type {handler!r} is not a string"
+        )
+        node = disabled_node(handler, entry, kctx, why=why)
+    else:
+        built = build_handler(handler, kctx, ctx.kinds)
+        if built is None:
+            return None
+        node = built
+    if native is not None:
+        node = bind_native(node, COPILOT, native)
+    else:
+        form = COPILOT_CLAUDE_FORM.native
+        assert form is not None
+        claude_form = form.for_event(str(event))
+        if claude_form is not None:
+            node = bind_native(node, COPILOT_CLAUDE_FORM, claude_form)
+        else:
+            node = bind_native(node, attrs.evolve(COPILOT, native=None), _plain(str(event)))
+    return MatcherGroup(
+        event=event,
+        matcher=None if matcher in (None, "", "*", "**") else matcher,
+        nodes=(node,),
+        location=at,
+        node_locations=(at,),
+    )
+
+
+def _plain(event: str) -> NativeEvent:
+    """A PascalCase entry of an event Copilot's Claude-compatible form answers as Claude
+    does: the canonical payload and answer."""
+    return NativeEvent(name=event, event=event)
+
+
+def copilot_hooks_builder(data: bytes, ctx: BuildContext) -> Built:
+    """Builder of a Copilot hooks file (``.github/hooks/*.json``)."""
+    doc = decode_json(data, ctx)
+    if doc is ParseFailed:
+        return Built()
+    return _build(doc, ctx, settings=False)
+
+
+def copilot_settings_builder(data: bytes, ctx: BuildContext) -> Built:
+    """Builder of a Copilot settings file: its inline ``hooks`` (strict)."""
+    doc = decode_json(data, ctx)
+    if doc is ParseFailed:
+        return Built()
+    return _build(doc, ctx, settings=True)
+
+
+def _settings_probe(data: bytes) -> bool:
+    import json
+
+    try:
+        doc = json.loads(data.decode("utf-8-sig") or "{}")
+    except (ValueError, RecursionError):
+        return True
+    return not isinstance(doc, dict) or any(
+        doc.get(k) is not None for k in ("hooks", "disableAllHooks")
+    )
+
+
+def load_copilot(
+    path: str | os.PathLike[str],
+    *,
+    scope: str | None = None,
+    project_dir: str | os.PathLike[str] | None = None,
+    precedence: int | None = None,
+    trust: TrustArg = None,
+    kinds: Any = None,
+    data: bytes | None = None,
+    home: str | os.PathLike[str] | None = None,
+    settings: bool | None = None,
+) -> LoadedConfig:
+    """One Copilot hooks file, or a settings file's inline ``hooks`` (``settings``,
+    default: the file is named ``settings*.json``). A file inside a project is that
+    project's and needs its trust; its own ``disableAllHooks: true`` switches it off."""
+    label = os.fspath(path)
+    if settings is None:
+        settings = os.path.basename(label).startswith("settings")
+    pdir = os.fspath(project_dir) if project_dir is not None else None
+    root = file_project(label, pdir, home=os.fspath(home) if home is not None else None)
+    sc = scope or ("project" if root is not None else "user")
+    config, built = load_source(
+        label,
+        format="copilot-settings" if settings else "copilot-hooks",
+        scope=sc,
+        dialect=COPILOT,
+        builder=copilot_settings_builder if settings else copilot_hooks_builder,
+        precedence=precedence,
+        project_dir=root if root is not None else pdir,
+        trust=trust,
+        kinds=kinds,
+        data=data,
+        probe=_settings_probe if settings else json_has_hooks,
+    )
+    if built is not None and built.flags.get("disableAllHooks") is True and not settings:
+        config = disable_config(config, "disableAllHooks is true", DiagnosticCode.HOOKS_DISABLED)
+    return config
+
+
+def _policy_problem(path: Path) -> str | None:
+    try:
+        st = path.stat()
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror})"
+    if st.st_uid != 0:
+        return "is not owned by root"
+    if st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        return "is writable by its group or by others"
+    return None
+
+
+def load_copilot_dir(
+    project_dir: str | os.PathLike[str] | None = None,
+    *,
+    home: str | os.PathLike[str] | None = None,
+    copilot_home_dir: str | os.PathLike[str] | None = None,
+    policy_dir: str | os.PathLike[str] | None = None,
+    require_root_policy: bool = True,
+    trust: TrustArg = None,
+    kinds: Any = None,
+) -> LoadedConfig:
+    """Every Copilot CLI location (see the module docstring). Policy files that are not
+    root-owned or are writable by others are refused (unless ``require_root_policy`` is
+    false); a repository settings file with ``disableAllHooks: true`` switches off all
+    but policy hooks."""
+    policy = TrustPolicy.coerce(trust)
+    user = Path(copilot_home_dir) if copilot_home_dir is not None else copilot_home(home)
+    policy_path = (
+        Path(policy_dir) if policy_dir is not None else Path("/etc/github-copilot/policy.d")
+    )
+    managed: list[LoadedConfig] = []
+    if policy_path.is_dir():
+        for i, f in enumerate(sorted(policy_path.glob("*.json"))):
+            problem = _policy_problem(f) if require_root_policy else None
+            cfg = load_copilot(
+                f, scope="managed", precedence=100 + i, trust=policy, kinds=kinds, settings=False
+            )
+            if problem is not None:
+                cfg = disable_config(
+                    cfg, f"policy file {problem}; refused", DiagnosticCode.UNTRUSTED
+                )
+            managed.append(cfg)
+    rest: list[LoadedConfig] = []
+    switched_off = False
+    if project_dir is not None:
+        pdir = Path(project_dir)
+        for f in sorted((pdir / ".github" / "hooks").glob("*.json")):
+            rest.append(
+                load_copilot(
+                    f, scope="project", project_dir=pdir, trust=policy, kinds=kinds, settings=False
+                )
+            )
+        for name, prec in (("settings.json", 200), ("settings.local.json", 210)):
+            path = pdir / ".github" / "copilot" / name
+            label = os.fspath(path)
+            cfg, built = load_source(
+                label,
+                format="copilot-settings",
+                scope="project" if prec == 200 else "local",
+                dialect=COPILOT,
+                builder=copilot_settings_builder,
+                precedence=prec,
+                project_dir=os.fspath(pdir),
+                trust=policy,
+                kinds=kinds,
+                probe=_settings_probe,
+            )
+            if built is not None and built.flags.get("disableAllHooks") is True:
+                switched_off = True
+            rest.append(cfg)
+    hooks_dir = user / "hooks"
+    if hooks_dir.is_dir():
+        for f in sorted(hooks_dir.glob("*.json")):
+            rest.append(load_copilot(f, scope="user", trust=policy, kinds=kinds, settings=False))
+    rest.append(
+        load_copilot(user / "settings.json", scope="user", trust=policy, kinds=kinds, settings=True)
+    )
+    others = combine(rest)
+    if switched_off:
+        others = disable_config(
+            others,
+            "disableAllHooks is true in the repository's .github/copilot settings",
+            DiagnosticCode.HOOKS_DISABLED,
+        )
+    result = combine([*managed, others])
+
+    def recipe() -> LoadedConfig:
+        return load_copilot_dir(
+            project_dir,
+            home=home,
+            copilot_home_dir=copilot_home_dir,
+            policy_dir=policy_dir,
+            require_root_policy=require_root_policy,
+            trust=policy,
+            kinds=kinds,
+        )
+
+    return attrs.evolve(result, recipe=recipe)

@@ -1,0 +1,324 @@
+"""Cursor: ``hooks.json`` files (``{"version": 1, "hooks": {event: [entry, ...]}}``).
+
+Flat lists per camelCase event; each entry is one handler with its own ``matcher``:
+``{command, type, matcher, timeout, failClosed, loop_limit}``. Timeouts are in seconds
+(the default, not documented by Cursor, is taken as 30 s); ``failClosed: true`` makes a
+crash, a timeout, an answer that cannot be read or an empty answer block (the failure
+policy ``block``); ``loop_limit`` caps the automatic follow-ups of ``stop`` and
+``subagentStop`` (default 5, ``null`` for none). A ``matcher`` is compared with what
+Cursor compares it with: the tool (``Shell``, ``Read``, ``MCP:...``, an alias of the
+canonical name) on tool events, the command text on the shell events, the subagent
+type on subagent events, a fixed name elsewhere (``Stop``, ``UserPromptSubmit``).
+Relative commands run from the project root (project file) or the file's directory.
+
+======  =====================================================  =======
+prec    location                                               trust
+======  =====================================================  =======
+100     enterprise: ``/etc/cursor/hooks.json`` (macOS          -
+        ``/Library/Application Support/Cursor/hooks.json``)
+200     ``{project}/.cursor/hooks.json``                       project
+300     ``~/.cursor/hooks.json``                               -
+400+    plugins' ``hooks/hooks.json`` (``load_cursor(path)``)  -
+======  =====================================================  =======
+
+A bad entry is dropped alone; a ``version`` other than 1 or ``hooks`` that is not an
+object refuses the file. Claude Code settings that Cursor can read too are loaded by
+the Claude ecosystem (``discover``), not twice here.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from .._base._diagnostics import DiagnosticCode, Severity
+from .._dispatch._registry import MatcherGroup
+from .._events._capabilities import spec_for
+from .._handlers._kinds import build_handler
+from .._wire._dialects import CURSOR
+from .._wire._native import NativeEvent
+from ._common import (
+    BuildContext,
+    Built,
+    ParseFailed,
+    decode_json,
+    describe,
+    file_project,
+    join,
+    json_has_hooks,
+    load_source,
+)
+from ._native_format import bind_native, native_event_key, scaled_timeout, text_matcher
+from ._snapshot import LoadedConfig, combine
+from ._trust import TrustPolicy, TrustStore
+
+__all__ = ["cursor_builder", "enterprise_path", "load_cursor", "load_cursor_dir"]
+
+TrustArg = TrustPolicy | TrustStore | bool | None
+
+_ENTRY_KEYS = frozenset(
+    {"command", "type", "matcher", "timeout", "failClosed", "loop_limit", "prompt"}
+)
+_CURSOR_ONLY = frozenset({"matcher", "failClosed", "loop_limit"})
+"""Entry keys the loader reads itself; the rest is the handler, read by the kind table
+(``command``, ``prompt``, and agent_hooks' own kinds such as ``python``)."""
+
+
+def enterprise_path() -> Path:
+    """Cursor's enterprise (MDM) hooks file for this platform."""
+    if sys.platform == "darwin":
+        return Path("/Library/Application Support/Cursor/hooks.json")
+    if os.name == "nt":  # pragma: no cover
+        return Path("C:/ProgramData/Cursor/hooks.json")
+    return Path("/etc/cursor/hooks.json")
+
+
+def _group_matcher(
+    native: NativeEvent, matcher: object, where: str, ctx: BuildContext
+) -> tuple[bool, str | None, Any]:
+    """(keep, the group's matcher, a text matcher) for an entry's ``matcher``."""
+    if matcher is None or matcher in ("", "*"):
+        return True, native.tool, None
+    if native.matcher_field is not None:
+        compiled = text_matcher(matcher, where, ctx)
+        return compiled is not None, native.tool, compiled
+    if native.matcher_value is not None:
+        compiled = text_matcher(matcher, where, ctx)
+        if compiled is None:
+            return False, None, None
+        if compiled.search(native.matcher_value) is None:
+            ctx.report(
+                DiagnosticCode.UNSUPPORTED_MATCHER,
+                f"matcher {matcher!r} never matches {native.matcher_value!r}, what Cursor compares "
+                f"it with on {native.name}; the entry never runs and was dropped",
+                location=where,
+                severity=Severity.WARNING,
+            )
+            return False, None, None
+        return True, native.tool, None
+    field = spec_for(native.event).matcher_field if native.event[:1].isupper() else None
+    if field is None or not isinstance(matcher, str):
+        ctx.report(
+            DiagnosticCode.UNSUPPORTED_MATCHER,
+            f"Cursor compares no matcher on {native.name}; matcher {matcher!r} ignored",
+            location=where,
+            severity=Severity.WARNING,
+        )
+        return True, None, None
+    return True, matcher, None
+
+
+def cursor_builder(data: bytes, ctx: BuildContext) -> Built:
+    """Builder of a Cursor ``hooks.json`` (see the module docstring)."""
+    built = Built()
+    doc = decode_json(data, ctx)
+    if doc is ParseFailed:
+        return built
+    if not isinstance(doc, Mapping):
+        ctx.report(
+            DiagnosticCode.INVALID_CONFIG,
+            f"the top level must be an object with 'version' and 'hooks', got {describe(doc)}; file skipped",
+        )
+        return built
+    version = doc.get("version")
+    if "version" in doc and (version != 1 or isinstance(version, bool)):
+        ctx.report(
+            DiagnosticCode.INVALID_CONFIG,
+            f"'version' must be 1, got {describe(version)}; file skipped",
+            location="version",
+        )
+        return built
+    if "version" not in doc:
+        ctx.report(
+            DiagnosticCode.INVALID_CONFIG,
+            "no 'version' (Cursor's hooks files say \"version\": 1); read as version 1",
+            severity=Severity.WARNING,
+        )
+    hooks = doc.get("hooks")
+    if hooks is None:
+        return built
+    if not isinstance(hooks, Mapping):
+        ctx.report(
+            DiagnosticCode.INVALID_CONFIG,
+            f"'hooks' must be an object mapping events to lists, got {describe(hooks)}; file skipped",
+            location="hooks",
+        )
+        return built
+    working_dir = ctx.project_dir if ctx.project_dir else ctx.config_dir
+    for key, entries in hooks.items():
+        found = native_event_key(key, "hooks", ctx)
+        if found is None:
+            continue
+        event, native = found
+        where = join("hooks", key)
+        if not isinstance(entries, list):
+            ctx.report(
+                DiagnosticCode.INVALID_CONFIG,
+                f"{key} must be a list of hooks, got {describe(entries)}; dropped",
+                location=where,
+            )
+            continue
+        for i, entry in enumerate(entries):
+            at = f"{where}[{i}]"
+            ctx.count_group()
+            group = _entry_group(entry, event, native, at, ctx, working_dir)
+            if group is not None:
+                built.groups.append(group)
+    return built
+
+
+def _entry_group(
+    entry: object,
+    event: Any,
+    native: NativeEvent,
+    at: str,
+    ctx: BuildContext,
+    working_dir: str | None,
+) -> MatcherGroup | None:
+    if not isinstance(entry, Mapping):
+        ctx.report(
+            DiagnosticCode.INVALID_HANDLER,
+            f"a hook must be an object with 'command', got {describe(entry)}; dropped",
+            location=at,
+        )
+        return None
+    for key in entry:
+        if key not in _ENTRY_KEYS and entry.get("type", "command") in ("command", "prompt"):
+            ctx.report(
+                DiagnosticCode.INVALID_CONFIG,
+                f"unknown field {key!r} in a Cursor hook; ignored",
+                location=at,
+                severity=Severity.WARNING,
+            )
+    keep, matcher, text = _group_matcher(native, entry.get("matcher"), at, ctx)
+    if not keep:
+        return None
+    fail_closed = entry.get("failClosed", False)
+    if not isinstance(fail_closed, bool):
+        # a safety option that cannot be read is never taken as "off"
+        ctx.report(
+            DiagnosticCode.INVALID_CONFIG,
+            f"'failClosed' must be true or false, got {describe(fail_closed)}; read as true",
+            location=at,
+        )
+        fail_closed = True
+    limit: int | None = CURSOR.loop_cap
+    if "loop_limit" in entry:
+        raw = entry["loop_limit"]
+        if raw is None:
+            limit = None
+        elif isinstance(raw, int) and not isinstance(raw, bool) and raw >= 0:
+            limit = raw
+        else:
+            ctx.report(
+                DiagnosticCode.INVALID_CONFIG,
+                f"'loop_limit' must be a whole number or null, got {describe(raw)}; the default "
+                f"{CURSOR.loop_cap} is used",
+                location=at,
+                severity=Severity.WARNING,
+            )
+    scaled = scaled_timeout(entry, "timeout", CURSOR.timeout_unit)
+    own = entry.get("type", "command") in ("command", "prompt")
+    handler: dict[str, Any] = {
+        k: v for k, v in scaled.items() if k not in _CURSOR_ONLY and (k in _ENTRY_KEYS or not own)
+    }
+    handler.setdefault("type", "command")
+    if fail_closed:
+        handler["on_error"] = "block"
+    if handler["type"] == "command" and working_dir:
+        handler["working_dir"] = working_dir
+    node = build_handler(handler, ctx.kind_context(event, f"{at}"), ctx.kinds)
+    if node is None:
+        return None
+    bound = bind_native(
+        node,
+        CURSOR,
+        native,
+        text=text,
+        loop_limit=limit if native.answer == "continue" else None,
+        empty_blocks=fail_closed,
+    )
+    return MatcherGroup(
+        event=event, matcher=matcher, nodes=(bound,), location=at, node_locations=(at,)
+    )
+
+
+def load_cursor(
+    path: str | os.PathLike[str],
+    *,
+    scope: str | None = None,
+    project_dir: str | os.PathLike[str] | None = None,
+    precedence: int | None = None,
+    trust: TrustArg = None,
+    kinds: Any = None,
+    data: bytes | None = None,
+    home: str | os.PathLike[str] | None = None,
+) -> LoadedConfig:
+    """One Cursor ``hooks.json``; a file inside a project is that project's and needs
+    its trust."""
+    label = os.fspath(path)
+    pdir = os.fspath(project_dir) if project_dir is not None else None
+    root = file_project(label, pdir, home=os.fspath(home) if home is not None else None)
+    sc = scope or ("project" if root is not None else "user")
+    config, _ = load_source(
+        label,
+        format="cursor",
+        scope=sc,
+        dialect=CURSOR,
+        builder=cursor_builder,
+        precedence=precedence,
+        project_dir=root if sc == "project" else None,
+        trust=trust,
+        kinds=kinds,
+        data=data,
+        probe=json_has_hooks,
+    )
+    return config
+
+
+def load_cursor_dir(
+    project_dir: str | os.PathLike[str] | None = None,
+    *,
+    home: str | os.PathLike[str] | None = None,
+    enterprise: str | os.PathLike[str] | None = None,
+    trust: TrustArg = None,
+    kinds: Any = None,
+) -> LoadedConfig:
+    """Cursor's layers: enterprise, the project's ``.cursor/hooks.json`` (trusted only),
+    the user's ``~/.cursor/hooks.json``."""
+    policy = TrustPolicy.coerce(trust)
+    user = (Path(home) if home is not None else Path.home()) / ".cursor" / "hooks.json"
+    parts = [
+        load_cursor(
+            enterprise if enterprise is not None else enterprise_path(),
+            scope="managed",
+            trust=policy,
+            kinds=kinds,
+        )
+    ]
+    if project_dir is not None:
+        project_file = Path(project_dir) / ".cursor" / "hooks.json"
+        if os.path.realpath(project_file) != os.path.realpath(user):
+            parts.append(
+                load_cursor(
+                    project_file,
+                    scope="project",
+                    project_dir=project_dir,
+                    trust=policy,
+                    kinds=kinds,
+                )
+            )
+    parts.append(load_cursor(user, scope="user", trust=policy, kinds=kinds))
+    result = combine(parts)
+
+    def recipe() -> LoadedConfig:
+        return load_cursor_dir(
+            project_dir, home=home, enterprise=enterprise, trust=policy, kinds=kinds
+        )
+
+    return attrs.evolve(result, recipe=recipe)

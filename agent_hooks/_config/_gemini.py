@@ -1,0 +1,332 @@
+"""Gemini CLI: the ``hooks`` key of its ``settings.json`` files, and extension hooks.
+
+Claude Code's three levels (event -> ``[{matcher, sequential, hooks: [...]}]`` ->
+handlers ``{type, command, name, timeout, description, env}``), with Gemini's own event
+names (``BeforeTool`` is PreToolUse, ``AfterAgent`` is Stop; ``BeforeModel``,
+``AfterModel`` and ``BeforeToolSelection`` have no typed event and are carried as
+themselves), timeouts in **milliseconds** (default 60 s) and its dialect's rules (exit
+2 blocks, an exit of 3 or more with text blocks, other failures warn).
+
+Layers, all added up (Gemini concatenates them):
+
+======  ==================================================================  =========
+prec    location                                                             trust
+======  ==================================================================  =========
+200     ``{project}/.gemini/settings.json``                                  project
+300     ``~/.gemini/settings.json``                                          -
+350     system settings: ``$GEMINI_CLI_SYSTEM_SETTINGS_PATH``, else          -
+        ``/etc/gemini-cli/settings.json`` (macOS ``/Library/Application
+        Support/GeminiCli/settings.json``)
+360     ``system-defaults.json`` beside it (``$GEMINI_CLI_SYSTEM_DEFAULTS_PATH``)  -
+400+    extensions: ``~/.gemini/extensions/*/hooks/hooks.json``, by name    -
+======  ==================================================================  =========
+
+``hooksConfig.enabled: false`` in any of the settings files switches every settings
+hook off (extension hooks stay, as in Gemini); ``hooksConfig.disabled`` lists hook
+names or commands to skip, the union over the files. An unknown event name is a
+warning and its hooks are skipped (Gemini's rule); a bad group or handler is dropped
+alone. ``sequential`` is accepted: agent_hooks reduces parallel results in
+configuration order, so only rewrite events differ (a diagnostic says so).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from .._base._diagnostics import Diagnostic, DiagnosticCode, Severity
+from .._dispatch._registry import MatcherGroup
+from .._handlers._kinds import HandlerKinds
+from .._wire._dialects import GEMINI
+from ._common import (
+    BuildContext,
+    Built,
+    ParseFailed,
+    decode_json,
+    describe,
+    file_project,
+    join,
+    load_source,
+    parse_group,
+)
+from ._native_format import bind_native, native_event_key, scaled_timeout
+from ._snapshot import LoadedConfig, combine
+from ._trust import TrustPolicy, TrustStore
+
+__all__ = [
+    "gemini_builder",
+    "gemini_probe",
+    "load_gemini",
+    "load_gemini_dir",
+    "system_settings_path",
+]
+
+TrustArg = TrustPolicy | TrustStore | bool | None
+
+_HANDLER_RENAMES = {"description": None}
+"""Handler keys Gemini defines that the command kind does not read (dropped quietly)."""
+
+
+def gemini_probe(data: bytes) -> bool:
+    """Whether a Gemini ``settings.json`` says anything about hooks (else no trust is
+    needed: most settings files hold other settings)."""
+    import json
+
+    try:
+        doc = json.loads(data.decode("utf-8-sig") or "{}")
+    except (ValueError, RecursionError):
+        return True
+    return not isinstance(doc, dict) or doc.get("hooks") is not None
+
+
+def _entry(handler: object) -> object:
+    if not isinstance(handler, Mapping):
+        return handler
+    entry = scaled_timeout(handler, "timeout", GEMINI.timeout_unit)
+    for key in _HANDLER_RENAMES:
+        entry.pop(key, None)
+    return entry
+
+
+def gemini_builder(data: bytes, ctx: BuildContext) -> Built:
+    """Builder of a Gemini settings file or an extension's ``hooks/hooks.json``."""
+    built = Built()
+    doc = decode_json(data, ctx)
+    if doc is ParseFailed:
+        return built
+    if not isinstance(doc, Mapping):
+        ctx.report(
+            DiagnosticCode.INVALID_CONFIG,
+            f"the top level must be an object, got {describe(doc)}; file skipped",
+        )
+        return built
+    config = doc.get("hooksConfig")
+    if isinstance(config, Mapping):
+        enabled = config.get("enabled")
+        if isinstance(enabled, bool):
+            built.flags["enabled"] = enabled
+        disabled = config.get("disabled")
+        if isinstance(disabled, list):
+            built.flags["disabled"] = [d for d in disabled if isinstance(d, str)]
+    elif config is not None:
+        ctx.report(
+            DiagnosticCode.INVALID_CONFIG,
+            f"'hooksConfig' must be an object, got {describe(config)}; ignored",
+            location="hooksConfig",
+            severity=Severity.WARNING,
+        )
+    hooks = doc.get("hooks")
+    if hooks is None:
+        return built
+    if not isinstance(hooks, Mapping):
+        ctx.report(
+            DiagnosticCode.INVALID_CONFIG,
+            f"'hooks' must be an object mapping event names to definitions, got {describe(hooks)}; ignored",
+            location="hooks",
+        )
+        return built
+    for key, value in hooks.items():
+        if key in ("enabled", "disabled", "notifications"):
+            continue  # (older layouts kept hooksConfig's keys here)
+        found = native_event_key(key, "hooks", ctx)
+        if found is None:
+            continue
+        event, native = found
+        where = join("hooks", key)
+        if not isinstance(value, list):
+            ctx.report(
+                DiagnosticCode.INVALID_CONFIG,
+                f"{key} must be a list of definitions, got {describe(value)}; dropped",
+                location=where,
+            )
+            continue
+        for gi, group in enumerate(value):
+            if isinstance(group, Mapping) and isinstance(group.get("hooks"), list):
+                group = {**group, "hooks": [_entry(h) for h in group["hooks"]]}
+            parsed = parse_group(
+                group, event, f"{where}[{gi}]", ctx, extra_keys=frozenset({"sequential"})
+            )
+            if parsed is None:
+                continue
+            if isinstance(group, Mapping) and group.get("sequential") is True:
+                ctx.report(
+                    DiagnosticCode.INVALID_CONFIG,
+                    "'sequential': agent_hooks runs these hooks in parallel and reduces their "
+                    "answers in configuration order (rewrites are chained on rewrite events)",
+                    location=f"{where}[{gi}]",
+                    severity=Severity.INFO,
+                )
+            if parsed.matcher in ("", "*"):
+                parsed = attrs.evolve(parsed, matcher=None)
+            built.groups.append(
+                attrs.evolve(
+                    parsed, nodes=tuple(bind_native(n, GEMINI, native) for n in parsed.nodes)
+                )
+            )
+    return built
+
+
+def load_gemini(
+    path: str | os.PathLike[str],
+    *,
+    scope: str | None = None,
+    project_dir: str | os.PathLike[str] | None = None,
+    precedence: int | None = None,
+    trust: TrustArg = None,
+    kinds: HandlerKinds | None = None,
+    data: bytes | None = None,
+    home: str | os.PathLike[str] | None = None,
+) -> LoadedConfig:
+    """One Gemini settings file (or extension ``hooks.json``). A file inside a project
+    is that project's and needs its trust; ``hooksConfig`` of this file applies to it."""
+    label = os.fspath(path)
+    pdir = os.fspath(project_dir) if project_dir is not None else None
+    root = file_project(label, pdir, home=os.fspath(home) if home is not None else None)
+    sc = scope or ("project" if root is not None else "user")
+    config, built = load_source(
+        label,
+        format="gemini-settings",
+        scope=sc,
+        dialect=GEMINI,
+        builder=gemini_builder,
+        precedence=precedence,
+        project_dir=root or pdir,
+        trust=trust,
+        kinds=kinds,
+        data=data,
+        probe=gemini_probe,
+    )
+    if built is not None:
+        config = _apply_switches(
+            config, built.flags.get("enabled"), built.flags.get("disabled", [])
+        )
+    return config
+
+
+def system_settings_path() -> Path:
+    """Gemini CLI's system settings file for this platform (or its override variable)."""
+    override = os.environ.get("GEMINI_CLI_SYSTEM_SETTINGS_PATH")
+    if override:
+        return Path(override)
+    if sys.platform == "darwin":
+        return Path("/Library/Application Support/GeminiCli/settings.json")
+    if os.name == "nt":  # pragma: no cover
+        return Path("C:/ProgramData/gemini-cli/settings.json")
+    return Path("/etc/gemini-cli/settings.json")
+
+
+def load_gemini_dir(
+    project_dir: str | os.PathLike[str] | None = None,
+    *,
+    home: str | os.PathLike[str] | None = None,
+    system_settings: str | os.PathLike[str] | None = None,
+    trust: TrustArg = None,
+    kinds: HandlerKinds | None = None,
+) -> LoadedConfig:
+    """Every Gemini CLI layer (see the module docstring), with ``hooksConfig`` applied
+    across the settings files."""
+    policy = TrustPolicy.coerce(trust)
+    user = (Path(home) if home is not None else Path.home()) / ".gemini"
+    system = Path(system_settings) if system_settings is not None else system_settings_path()
+    defaults = Path(
+        os.environ.get("GEMINI_CLI_SYSTEM_DEFAULTS_PATH")
+        or system.with_name("system-defaults.json")
+    )
+    settings: list[tuple[Path, str, int | None]] = []
+    if project_dir is not None:
+        project_file = Path(project_dir) / ".gemini" / "settings.json"
+        if os.path.realpath(project_file) != os.path.realpath(user / "settings.json"):
+            settings.append((project_file, "project", None))
+    settings += [
+        (user / "settings.json", "user", None),
+        (system, "managed", 350),
+        (defaults, "managed", 360),
+    ]
+    parts = []
+    switches: dict[str, bool] = {}  # scope -> hooksConfig.enabled
+    disabled: list[str] = []
+    for path, scope, prec in settings:
+        label = os.fspath(path)
+        cfg, built = load_source(
+            label,
+            format="gemini-settings",
+            scope=scope,
+            dialect=GEMINI,
+            builder=gemini_builder,
+            precedence=prec,
+            project_dir=os.fspath(project_dir) if project_dir is not None else None,
+            trust=policy,
+            kinds=kinds,
+            probe=gemini_probe,
+        )
+        if built is not None:
+            if "enabled" in built.flags:
+                switches.setdefault(label, built.flags["enabled"])
+            disabled += built.flags.get("disabled", [])
+        parts.append(cfg)
+    # Gemini merges settings system > workspace > user > system defaults for a scalar
+    order = [os.fspath(system), *(os.fspath(p) for p, sc, _ in settings if sc != "managed")]
+    order.append(os.fspath(defaults))
+    enabled = next((switches[label] for label in order if label in switches), None)
+    settings_config = _apply_switches(combine(parts), enabled, disabled)
+    extensions = []
+    ext_dir = user / "extensions"
+    if ext_dir.is_dir():
+        for i, ext in enumerate(sorted(p for p in ext_dir.iterdir() if p.is_dir())):
+            hooks = ext / "hooks" / "hooks.json"
+            if hooks.is_file():
+                extensions.append(
+                    load_gemini(
+                        hooks, scope="plugin", precedence=400 + i, trust=policy, kinds=kinds
+                    )
+                )
+    result = combine([settings_config, *extensions])
+
+    def recipe() -> LoadedConfig:
+        return load_gemini_dir(
+            project_dir, home=home, system_settings=system_settings, trust=policy, kinds=kinds
+        )
+
+    return attrs.evolve(result, recipe=recipe)
+
+
+def _apply_switches(config: LoadedConfig, enabled: Any, disabled: list[str]) -> LoadedConfig:
+    """``hooksConfig``: ``enabled: false`` switches the files' hooks off; the hooks whose
+    name or command ``disabled`` lists are kept as disabled entries."""
+    if enabled is False:
+        from ._common import disable_config
+
+        return disable_config(config, "hooksConfig.enabled is false", DiagnosticCode.HOOKS_DISABLED)
+    if not disabled:
+        return config
+    names = set(disabled)
+    sources = []
+    for sg in config.sources:
+        groups: list[MatcherGroup] = []
+        notes: list[Diagnostic] = []
+        for g in sg.groups:
+            nodes = []
+            for n in g.nodes:
+                command = getattr(n, "name", None)
+                if n.disabled is None and command in names:
+                    n = attrs.evolve(n, disabled="listed in hooksConfig.disabled")
+                    notes.append(
+                        Diagnostic(
+                            code=DiagnosticCode.HOOKS_DISABLED,
+                            message=f"{n.name!r} is listed in hooksConfig.disabled; not run",
+                            severity=Severity.INFO,
+                            source=sg.source.label,
+                            location=g.location,
+                        )
+                    )
+                nodes.append(n)
+            groups.append(attrs.evolve(g, nodes=tuple(nodes)))
+        sources.append(
+            attrs.evolve(sg, groups=tuple(groups), diagnostics=(*sg.diagnostics, *notes))
+        )
+    return attrs.evolve(config, sources=tuple(sources))

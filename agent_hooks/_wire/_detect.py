@@ -1,0 +1,158 @@
+"""Which harness sent a payload, and its decoding into the typed input.
+
+:func:`detect_dialect` reads the payload's marks, in this order (first match wins):
+
+1. a key only one harness sends (Cursor: ``conversation_id``, ``cursor_version``,
+   ``workspace_roots``, ``generation_id``; Copilot's camelCase form: ``sessionId``,
+   ``toolName``, ``toolArgs``, ``hookName``, ``transcriptPath``), checked in the order
+   of :data:`~agent_hooks._wire._dialects.DIALECTS`;
+2. an event name only one harness spells that way (Gemini CLI's ``BeforeTool``,
+   ``AfterAgent`` ...; Cursor's ``beforeShellExecution``, ``stop`` ...);
+3. otherwise the canonical formats: ``claude`` (PascalCase) or ``docker`` (snake_case),
+   as :func:`~agent_hooks._wire._codec.decode_input` tells them apart.
+
+Names several harnesses share (``SessionStart`` in Claude Code and Gemini CLI) read as
+the canonical format, whose payload and answer they share; name the harness
+(``--dialect``) to be exact.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+
+from .._base._diagnostics import Diagnostic, DiagnosticCode
+from .._base._errors import InvalidPayloadError
+from .._events._model import HookOutput
+from .._events._names import HookEvent
+from ._codec import DecodedInput, decode_input
+from ._dialects import DIALECTS, Dialect, get_dialect
+from ._translate import answer_to_native, native_event_of, to_canonical
+
+__all__ = ["decode_payload", "detect_dialect", "native_answer"]
+
+
+def _canonical_names() -> frozenset[str]:
+    return frozenset(e.value for e in HookEvent) | frozenset(e.snake for e in HookEvent)
+
+
+def detect_dialect(obj: Mapping[str, Any]) -> Dialect | None:
+    """The harness with its own wire format that sent ``obj``, or ``None`` for the
+    canonical formats (Claude Code and the harnesses that speak it, Docker Agent)."""
+    keys = set(obj)
+    native = [d for d in DIALECTS.values() if d.native is not None]
+    for d in native:
+        assert d.native is not None
+        if d.native.markers & keys:
+            return d
+    name = obj.get("hook_event_name")
+    if isinstance(name, str) and name not in _canonical_names():
+        for d in native:
+            assert d.native is not None
+            if d.native.event_key and d.native.by_name(name) is not None:
+                return d
+    return None
+
+
+def _load(data: bytes | str) -> Any:
+    if isinstance(data, bytes):
+        data = data.decode("utf-8", errors="replace")
+    try:
+        return json.loads(data)
+    except RecursionError:
+        raise InvalidPayloadError(
+            "payload is nested too deeply to read (deeper than Python's JSON parser goes)"
+        ) from None
+    except ValueError as exc:
+        raise InvalidPayloadError(f"payload is not valid JSON ({exc})") from None
+
+
+def decode_payload(
+    data: bytes | str | Mapping[str, Any],
+    *,
+    dialect: Dialect | str | None = None,
+    event: str | None = None,
+) -> DecodedInput:
+    """Decode a payload of any supported harness into its typed input.
+
+    ``dialect`` names the harness (else :func:`detect_dialect` decides); ``event`` names
+    the event where the payload does not (Copilot's camelCase form), in the harness's
+    spelling (``preToolUse``). A payload of a harness with its own wire format is
+    translated into the canonical payload first (:func:`~._translate.to_canonical`);
+    the result remembers the harness and its event, so the answer goes back in its
+    format. An event that harness documents but no typed event matches (Gemini CLI's
+    ``BeforeModel``) is carried untyped, without an ``untyped_event`` warning.
+
+    Raises:
+        InvalidPayloadError: not a JSON object, no event, an event the harness does not
+            have, or a required field missing or of the wrong type.
+        UnknownEventError: a canonical event name that is a close misspelling.
+        ValueError: an unknown ``dialect`` name.
+    """
+    obj = _load(data) if isinstance(data, (bytes, str)) else data
+    if not isinstance(obj, Mapping):
+        raise InvalidPayloadError(f"payload must be a JSON object, got {type(obj).__name__}")
+    chosen = get_dialect(dialect) if dialect is not None else detect_dialect(obj)
+    wire = chosen.native if chosen is not None else None
+    if chosen is None or wire is None:
+        decoded = decode_input(obj, event=event)
+        return attrs.evolve(decoded, dialect=chosen) if chosen is not None else decoded
+    name = event
+    if name is not None and wire.by_name(name) is None and name in _canonical_names():
+        # A canonical event name the harness also uses (Copilot's PascalCase entries):
+        # the canonical payload, unless the payload is in the harness's own keys all the
+        # same (Copilot's PermissionRequest), then read as the harness's event of it.
+        own = wire.for_event(name) if wire.markers & set(obj) else None
+        if own is None:
+            return attrs.evolve(decode_input(obj, event=name), dialect=chosen)
+        name = own.name
+    named = obj.get(wire.event_key or "hook_event_name")
+    if name is None and isinstance(named, str) and wire.by_name(named) is None:
+        # A canonical event name the harness also sends (Copilot's PascalCase entries,
+        # Gemini CLI's SessionStart): the canonical form, answered in it.
+        if wire.event_key is None and any(k in obj for k in wire.alt_event_keys):
+            pass  # (Copilot's permissionRequest: camelCase whatever the entry's case)
+        else:
+            return attrs.evolve(decode_input(obj), dialect=chosen)
+    native = native_event_of(wire, obj, name)
+    canonical = to_canonical(obj, wire, native)
+    decoded = decode_input(canonical)
+    diags = tuple(
+        d
+        for d in decoded.diagnostics
+        if not (d.code is DiagnosticCode.UNTYPED_EVENT and native.event == native.name)
+    )
+    return attrs.evolve(decoded, diagnostics=diags, dialect=chosen, native_event=native)
+
+
+def native_answer(
+    decoded: DecodedInput, output: HookOutput, canonical: dict[str, Any]
+) -> tuple[dict[str, Any], tuple[Diagnostic, ...]]:
+    """The answer to a payload in the wire format of the harness that sent it:
+    ``canonical`` (the Claude-shaped answer) unchanged for the canonical formats, else
+    translated (:func:`~._translate.answer_to_native`), with what could not be said. A
+    continue-loop block past the harness's loop cap (the payload's own count, Cursor's
+    ``loop_count``, against :attr:`Dialect.loop_cap`) is not written."""
+    dialect, native = decoded.dialect, decoded.native_event
+    if dialect is None or dialect.native is None or native is None:
+        return canonical, ()
+    wire = dialect.native
+    count = None
+    if wire.loop_count_key is not None:
+        raw = decoded.input.extra.get(wire.loop_count_key)
+        count = raw if isinstance(raw, int) and not isinstance(raw, bool) else None
+    answer, diags = answer_to_native(
+        output,
+        wire,
+        native,
+        passthrough=canonical,
+        loop_count=count,
+        loop_cap=dialect.loop_cap,
+        tool_name=tool
+        if isinstance(tool := getattr(decoded.input, "tool_name", None), str)
+        else None,
+    )
+    return answer, tuple(diags)

@@ -1,0 +1,163 @@
+"""Row types of the harness-native wire formats (GitHub Copilot, Cursor, Gemini CLI).
+
+These harnesses speak their own JSON: other event names (``BeforeTool``,
+``beforeShellExecution``, ``agentStop``), other payload keys (``toolArgs``,
+``conversation_id``), other tool names (``run_shell_command``, ``Shell``, ``bash``) and
+other answer keys (``permission``, ``followup_message``, ``modifiedArgs``). A
+:class:`NativeWire` row says all of that as data; :mod:`._translate` reads it to turn a
+native payload into the canonical (Claude-shaped) one and a canonical answer into the
+native one, both ways. Nothing here tests a harness's name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+
+__all__ = ["AnswerKeys", "NativeEvent", "NativeWire"]
+
+
+@attrs.frozen(kw_only=True)
+class AnswerKeys:
+    """How one kind of answer is spelled by a harness. A key that is ``None`` cannot be
+    expressed: a canonical answer that sets it is mapped to the nearest documented
+    behaviour (or left out) with a ``not_expressible`` diagnostic."""
+
+    decision: str | None = None
+    """Key of the verdict (``permission``, ``decision``, ``permissionDecision``,
+    ``behavior``); ``None``: the event takes none."""
+    decision_values: Mapping[str, str | None] = attrs.field(factory=dict)
+    """Canonical verdict (``allow``, ``deny``, ``ask``, ``defer``, ``block``) -> the native
+    value; a verdict that is missing or ``None`` here is not expressible."""
+    nearest: Mapping[str, str] = attrs.field(factory=dict)
+    """Canonical verdicts the harness cannot express -> the nearest native value it
+    documents (Cursor's ``preToolUse`` does not enforce ``ask``: ``deny``), written with
+    a ``not_expressible`` diagnostic."""
+    reasons: tuple[str, ...] = ()
+    """Keys that carry the reason (Cursor: ``user_message`` and ``agent_message``)."""
+    updated_input: str | None = None
+    """Key of a rewritten tool input (``updated_input``, ``modifiedArgs``,
+    ``hookSpecificOutput.tool_input``); dotted: inside that object."""
+    updated_output: str | None = None
+    """Key of a replaced tool result (``updated_tool_output`` or
+    ``updated_mcp_tool_output``); dotted: inside that object (Copilot:
+    ``modifiedResult.textResultForLlm``)."""
+    updated_output_with: Mapping[str, Any] = attrs.field(factory=dict)
+    """Fixed (dotted) keys written with a replaced result (Copilot:
+    ``modifiedResult.resultType: "success"``)."""
+    context: str | None = None
+    """Key of added context (``additional_context``, ``hookSpecificOutput.additionalContext``)."""
+    continue_key: str | None = None
+    """Key of ``continue`` (``false`` stops the agent), where the harness reads one."""
+    stop_reason: str | None = None
+    """Key of ``stopReason``."""
+    system_message: str | None = None
+    """Key of a message for the user (``systemMessage``)."""
+    followup: str | None = None
+    """Key a block's reason goes to as the next instruction (Cursor's ``followup_message``)."""
+    interrupt: str | None = None
+    """Key of a deny's ``interrupt`` flag (Copilot's ``permissionRequest``)."""
+    context_keeps_going: bool = False
+    """Added context without a block keeps the agent going with it as the reason (Claude
+    Code's Stop ``additionalContext``), on continue-loop events that take no context."""
+    block_as_continue_false: bool = False
+    """A block is written ``continue: false`` plus the reason (Cursor's beforeSubmitPrompt)."""
+    block_as_context: bool = False
+    """A block's reason is written as added context (no native block; the nearest)."""
+    deny_message_key: str | None = None
+    """Key inside the verdict object for a deny's reason (PermissionRequest ``message``)."""
+
+
+@attrs.frozen(kw_only=True)
+class NativeEvent:
+    """One event as a harness names and shapes it, and the canonical event it is."""
+
+    name: str
+    """The harness's spelling (``beforeShellExecution``)."""
+    event: str
+    """The canonical event (``PreToolUse``), or the native name itself when no typed
+    event is the same moment (the event is then carried untyped, as the harness
+    documents it, without an ``untyped_event`` warning)."""
+    tool: str | None = None
+    """The canonical tool this event is about when its payload names none
+    (``beforeShellExecution``: ``Bash``)."""
+    lift: tuple[str, ...] = ()
+    """Payload keys that are the tool's input (moved into ``tool_input`` and back)."""
+    renames: Mapping[str, str] = attrs.field(factory=dict)
+    """Payload keys of this event only -> their canonical key (``output`` -> ``tool_response``)."""
+    answer: str = "none"
+    """Which :class:`AnswerKeys` of the harness this event's answer uses (a key of
+    :attr:`NativeWire.answers`)."""
+    matcher_value: str | None = None
+    """The fixed name the harness compares a configured ``matcher`` with on this event
+    (Cursor: ``Read`` for ``beforeReadFile``, ``Stop`` for ``stop``): a matcher that does
+    not match it means the hook never runs."""
+    payload_name: str | None = None
+    """For a harness whose payloads do not name their event: the ``hook_event_name`` this
+    one carries all the same (Copilot's ``notification``: ``Notification``)."""
+    matcher_field: str | None = None
+    """What the harness compares a configured ``matcher`` with when it is not the tool
+    name (Cursor's ``beforeShellExecution``: ``command``); ``None``: as the canonical event."""
+
+
+@attrs.frozen(kw_only=True)
+class NativeWire:
+    """A harness's own wire format: every place its JSON differs from the canonical one."""
+
+    events: tuple[NativeEvent, ...]
+    """Every event the harness documents."""
+    event_key: str | None = "hook_event_name"
+    """Payload key that names the event; ``None``: the payload does not (Copilot's
+    camelCase form: the event is named by the configuration entry, ``--event``)."""
+    alt_event_keys: tuple[str, ...] = ()
+    """Other keys that name the event on some events (Copilot's ``hookName``)."""
+    markers: frozenset[str] = frozenset()
+    """Payload keys only this harness sends (detection)."""
+    payload_keys: Mapping[str, str] = attrs.field(factory=dict)
+    """Native payload key -> canonical key, every event (``sessionId`` -> ``session_id``)."""
+    fallbacks: Mapping[str, str] = attrs.field(factory=dict)
+    """Canonical key -> a native key to take its value from when the payload lacks it
+    (Cursor: ``session_id`` from ``conversation_id``)."""
+    json_string_keys: frozenset[str] = frozenset()
+    """Canonical keys whose value may arrive as a JSON string of an object (Copilot's
+    ``toolArgs``, Cursor's MCP ``tool_input``): parsed when it is one."""
+    tool_names: Mapping[str, str] = attrs.field(factory=dict)
+    """Native tool name -> canonical name (``run_shell_command`` -> ``Bash``); the first
+    native name of a canonical one is what that name is written back as."""
+    tool_input_keys: Mapping[str, Mapping[str, str]] = attrs.field(factory=dict)
+    """Native tool -> its input keys -> canonical keys (Copilot ``edit``: ``path`` ->
+    ``file_path``)."""
+    answers: Mapping[str, AnswerKeys] = attrs.field(factory=dict)
+    """Answer kinds (``permission``, ``continue``, ``prompt``, ``post``, ``context``,
+    ``none``) -> how this harness spells them."""
+    specific_key: str | None = None
+    """The wrapper object of event-specific answer keys (Gemini: ``hookSpecificOutput``);
+    ``None``: answers are flat."""
+    loop_count_key: str | None = None
+    """Payload key counting the automatic continuations so far (Cursor ``loop_count``)."""
+    env: Mapping[str, str] = attrs.field(factory=dict)
+    """Environment variables the harness sets for its hooks -> what they hold
+    (``project_dir``, ``cwd`` or ``session_id``): set for its hooks whoever called, so a
+    command written as ``$GEMINI_PROJECT_DIR/.gemini/hooks/guard.sh`` finds its script."""
+    nonblocking_exit: int = 1
+    """The exit status that tells this harness "the hook failed, go on" (Copilot fails a
+    preToolUse closed on 1: it is told 0, with nothing on stdout)."""
+
+    def by_name(self, name: str) -> NativeEvent | None:
+        """The event the harness spells ``name``, or ``None``."""
+        for e in self.events:
+            if e.name == name:
+                return e
+        return None
+
+    def for_event(self, event: str) -> NativeEvent | None:
+        """The native event a canonical ``event`` is written as when nothing says which:
+        the first one that implies no tool, else the first one; ``None`` when the harness
+        has no such event."""
+        found = [e for e in self.events if e.event == event]
+        for e in found:
+            if e.tool is None:
+                return e
+        return found[0] if found else None

@@ -1,0 +1,174 @@
+"""One Claude-style guard, a shell script in ``.claude/settings.json``, blocks ``rm -rf /``
+whichever harness calls ``agent-hooks run``: Claude Code's PreToolUse, Copilot's
+``preToolUse`` (``bash``), Cursor's ``beforeShellExecution`` and Gemini CLI's
+``BeforeTool`` (``run_shell_command``), each answered in its own format. The guard
+always gets a Claude-shaped payload (``tool_name: "Bash"``)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+PY = sys.executable
+
+GUARD = """#!/bin/sh
+payload=$(cat)
+printf '%s' "$payload" >> "$(dirname "$0")/seen.jsonl"
+echo >> "$(dirname "$0")/seen.jsonl"
+case "$payload" in
+  *'"tool_name":"Bash"'*'rm -rf /'*) echo "rm -rf / is not allowed" >&2; exit 2;;
+esac
+exit 0
+"""
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "proj"
+    (root / ".claude").mkdir(parents=True)
+    guard = root / "guard.sh"
+    guard.write_text(GUARD)
+    guard.chmod(0o755)
+    settings = {
+        "hooks": {
+            "PreToolUse": [
+                {"matcher": "Bash", "hooks": [{"type": "command", "command": str(guard)}]}
+            ]
+        }
+    }
+    (root / ".claude" / "settings.json").write_text(json.dumps(settings))
+    return root
+
+
+def run(project: Path, payload: dict[str, Any], *args: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("CLAUDE_", "COPILOT_"))}
+    env.update(HOME=str(project.parent / "home"), XDG_STATE_HOME=str(project.parent / "state"))
+    return subprocess.run(
+        [
+            PY,
+            "-m",
+            "agent_hooks",
+            "run",
+            "--config",
+            str(project / ".claude" / "settings.json"),
+            "--trust-project-hooks",
+            *args,
+        ],
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=project,
+        timeout=60,
+        check=False,
+    )
+
+
+def cases(cwd: str, command: str) -> list[tuple[str, dict[str, Any], list[str]]]:
+    return [
+        (
+            "claude",
+            {
+                "session_id": "s",
+                "transcript_path": "/t",
+                "cwd": cwd,
+                "hook_event_name": "PreToolUse",
+                "tool_name": "Bash",
+                "tool_input": {"command": command},
+            },
+            [],
+        ),
+        (
+            "copilot",
+            {
+                "sessionId": "s",
+                "timestamp": 1764599339751,
+                "cwd": cwd,
+                "toolName": "bash",
+                "toolArgs": {"command": command, "description": "x"},
+            },
+            ["--event", "preToolUse"],
+        ),
+        (
+            "cursor",
+            {
+                "conversation_id": "c",
+                "generation_id": "g",
+                "hook_event_name": "beforeShellExecution",
+                "workspace_roots": [cwd],
+                "command": command,
+                "cwd": cwd,
+                "sandbox": False,
+            },
+            [],
+        ),
+        (
+            "gemini",
+            {
+                "session_id": "s",
+                "transcript_path": "/t",
+                "cwd": cwd,
+                "hook_event_name": "BeforeTool",
+                "timestamp": "2026-12-01T14:28:59.751Z",
+                "tool_name": "run_shell_command",
+                "tool_input": {"command": command},
+            },
+            [],
+        ),
+    ]
+
+
+DENIED = {
+    "claude": '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny",'
+    '"permissionDecisionReason":"rm -rf / is not allowed"}}',
+    "copilot": '{"permissionDecision":"deny","permissionDecisionReason":"rm -rf / is not allowed"}',
+    "cursor": '{"permission":"deny","user_message":"rm -rf / is not allowed",'
+    '"agent_message":"rm -rf / is not allowed"}',
+    "gemini": '{"decision":"deny","reason":"rm -rf / is not allowed"}',
+}
+
+
+@pytest.mark.parametrize("harness", ["claude", "copilot", "cursor", "gemini"])
+def test_one_guard_blocks_rm_rf_in_every_harness(project: Path, harness: str) -> None:
+    name, payload, args = next(c for c in cases(str(project), "rm -rf /") if c[0] == harness)
+    proc = run(project, payload, *args)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == DENIED[name]
+    seen = [json.loads(line) for line in (project / "seen.jsonl").read_text().splitlines()]
+    assert seen[-1]["hook_event_name"] == "PreToolUse" and seen[-1]["tool_name"] == "Bash"
+    assert seen[-1]["tool_input"]["command"] == "rm -rf /"
+
+
+@pytest.mark.parametrize("harness", ["claude", "copilot", "cursor", "gemini"])
+def test_a_harmless_command_passes(project: Path, harness: str) -> None:
+    _name, payload, args = next(c for c in cases(str(project), "ls") if c[0] == harness)
+    proc = run(project, payload, *args)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "{}"
+
+
+def test_the_dialect_can_be_named(project: Path) -> None:
+    _, payload, _ = cases(str(project), "rm -rf /")[3]
+    proc = run(project, payload, "--dialect", "gemini-cli")
+    assert proc.stdout.strip() == DENIED["gemini"]
+
+
+def test_copilot_is_told_a_bad_payload_without_failing_its_tool_closed(project: Path) -> None:
+    proc = run(project, {"sessionId": "s", "toolName": "bash"}, "--dialect", "copilot")
+    assert proc.returncode == 0 and proc.stdout == ""
+    assert "--event" in proc.stderr
+    proc = run(
+        project, {"sessionId": "s", "toolName": "bash"}, "--dialect", "copilot", "--fail-closed"
+    )
+    assert proc.returncode == 2
+
+
+def test_an_unknown_dialect_is_an_error(project: Path) -> None:
+    proc = run(project, {"hook_event_name": "PreToolUse"}, "--dialect", "vim")
+    assert proc.returncode == 1 and "unknown dialect" in proc.stderr

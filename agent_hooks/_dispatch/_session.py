@@ -42,7 +42,7 @@ from ._compiled import CompiledNode, CompiledRegistry, Execution
 from ._decision import Decision
 from ._matching import IfRule
 from ._observe import DispatchInfo, Observer, notify
-from ._reduce import reduce_results
+from ._reduce import OutputFiles, reduce_results, settle_result
 
 __all__ = ["Session"]
 
@@ -193,8 +193,6 @@ class Session:
         return self._compiled
 
     async def __aenter__(self) -> Session:
-        from ._reduce import OutputFiles
-
         self._limiter = self._compiled.process_limiter()
         # Message strings longer than a dialect's cap are saved here (a directory made on
         # first use, removed when the session closes).
@@ -586,8 +584,6 @@ class Session:
         the node's dialect (``settle_result``: strict output, refused values, blocks the
         input ignores, long messages saved to the session's files), apply its failure
         policy. ``announced``: observers were told of the start already."""
-        from ._reduce import settle_result
-
         timeout = cn.timeout if budget is None else min(cn.timeout, budget)
         allowed = timeout + cn.node.timeout_slack
         scope = anyio.CancelScope(deadline=anyio.current_time() + allowed)

@@ -68,20 +68,25 @@ def client_main(argv: Sequence[str]) -> int | None:
         return _in_process(argv, stdin, str(exc))
     if answer is not None:
         return _print(answer)
-    start_server(key, directory, os.environ)
     wait = _seconds(os.environ.get(WAIT_ENV))
-    if wait > 0:
-        import time
+    if wait <= 0:
+        # Answered first, then the server starts: its start-up (an interpreter and the
+        # whole package) does not compete with this call for the CPU.
+        code = _in_process(argv, stdin, None)
+        start_server(key, directory, os.environ)
+        return code
+    start_server(key, directory, os.environ)
+    import time
 
-        deadline = time.monotonic() + wait
-        while time.monotonic() < deadline:
-            time.sleep(0.02)  # (the server is starting in another process)
-            try:
-                answer = _ask(sock_path, argv, stdin)
-            except _Gone as exc:
-                return _in_process(argv, stdin, str(exc))
-            if answer is not None:
-                return _print(answer)
+    deadline = time.monotonic() + wait
+    while time.monotonic() < deadline:
+        time.sleep(0.02)  # (the server is starting in another process)
+        try:
+            answer = _ask(sock_path, argv, stdin)
+        except _Gone as exc:
+            return _in_process(argv, stdin, str(exc))
+        if answer is not None:
+            return _print(answer)
     return _in_process(argv, stdin, None)
 
 

@@ -156,13 +156,30 @@ if TYPE_CHECKING or not install_lazy_exports(__name__):
     from ._events._model import HookOutput as HookOutput
     from ._events._names import HookEvent as HookEvent
     from ._events._names import parse_event as parse_event
+    from ._events._prompt._after_agent_thought import (
+        AfterAgentThoughtInput as AfterAgentThoughtInput,
+    )
+    from ._events._prompt._after_agent_thought import (
+        AfterAgentThoughtOutput as AfterAgentThoughtOutput,
+    )
     from ._events._prompt._after_llm_call import AfterLLMCallInput as AfterLLMCallInput
     from ._events._prompt._after_llm_call import AfterLLMCallOutput as AfterLLMCallOutput
     from ._events._prompt._after_llm_call import LLMUsage as LLMUsage
+    from ._events._prompt._after_model_chunk import AfterModelChunkInput as AfterModelChunkInput
+    from ._events._prompt._after_model_chunk import (
+        AfterModelChunkOutput as AfterModelChunkOutput,
+    )
     from ._events._prompt._background import BackgroundTask as BackgroundTask
     from ._events._prompt._background import SessionCron as SessionCron
     from ._events._prompt._before_llm_call import BeforeLLMCallInput as BeforeLLMCallInput
     from ._events._prompt._before_llm_call import BeforeLLMCallOutput as BeforeLLMCallOutput
+    from ._events._prompt._before_tool_selection import (
+        BeforeToolSelectionInput as BeforeToolSelectionInput,
+    )
+    from ._events._prompt._before_tool_selection import (
+        BeforeToolSelectionOutput as BeforeToolSelectionOutput,
+    )
+    from ._events._prompt._before_tool_selection import ToolConfig as ToolConfig
     from ._events._prompt._interrupt import InterruptInput as InterruptInput
     from ._events._prompt._interrupt import InterruptOutput as InterruptOutput
     from ._events._prompt._message_display import MessageDisplayInput as MessageDisplayInput
@@ -196,6 +213,12 @@ if TYPE_CHECKING or not install_lazy_exports(__name__):
     from ._events._prompt._user_prompt_submit import UserPromptSubmitInput as UserPromptSubmitInput
     from ._events._prompt._user_prompt_submit import (
         UserPromptSubmitOutput as UserPromptSubmitOutput,
+    )
+    from ._events._prompt._user_prompt_transformed import (
+        UserPromptTransformedInput as UserPromptTransformedInput,
+    )
+    from ._events._prompt._user_prompt_transformed import (
+        UserPromptTransformedOutput as UserPromptTransformedOutput,
     )
     from ._events._prompt._user_steering_messages_submit import (
         UserSteeringMessagesSubmitInput as UserSteeringMessagesSubmitInput,
@@ -231,6 +254,8 @@ if TYPE_CHECKING or not install_lazy_exports(__name__):
     from ._events._session._session_start import SessionStartOutput as SessionStartOutput
     from ._events._session._setup import SetupInput as SetupInput
     from ._events._session._setup import SetupOutput as SetupOutput
+    from ._events._session._workspace_open import WorkspaceOpenInput as WorkspaceOpenInput
+    from ._events._session._workspace_open import WorkspaceOpenOutput as WorkspaceOpenOutput
     from ._events._tool import PermissionDecision as PermissionDecision
     from ._events._tool._permission_denied import PermissionDeniedInput as PermissionDeniedInput
     from ._events._tool._permission_denied import PermissionDeniedOutput as PermissionDeniedOutput

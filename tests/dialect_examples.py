@@ -65,7 +65,7 @@ GEMINI: list[Example] = [
                 "config": {"temperature": 1, "topP": 0.95, "topK": 64},
             },
         },
-        "BeforeModel",
+        "BeforeLLMCall",
         None,
     ),
     (
@@ -102,7 +102,7 @@ GEMINI: list[Example] = [
                 },
             },
         },
-        "AfterModel",
+        "AfterModelChunk",
         None,
     ),
     (
@@ -413,14 +413,14 @@ CURSOR: list[Example] = [
         "afterAgentResponse",
         None,
         {**_C, "hook_event_name": "afterAgentResponse", "text": "Done."},
-        "afterAgentResponse",
+        "AfterLLMCall",
         None,
     ),
     (
         "afterAgentThought",
         None,
         {**_C, "hook_event_name": "afterAgentThought", "text": "hmm", "duration_ms": 800},
-        "afterAgentThought",
+        "AfterAgentThought",
         None,
     ),
     (
@@ -455,7 +455,7 @@ CURSOR: list[Example] = [
         "PostToolUse",
         "TabWrite",
     ),
-    ("workspaceOpen", None, {**_C, "hook_event_name": "workspaceOpen"}, "workspaceOpen", None),
+    ("workspaceOpen", None, {**_C, "hook_event_name": "workspaceOpen"}, "WorkspaceOpen", None),
 ]
 
 _P = {"sessionId": "c0ffee", "timestamp": 1764599339751, "cwd": "/work/proj"}
@@ -480,7 +480,7 @@ COPILOT: list[Example] = [
         "userPromptTransformed",
         "userPromptTransformed",
         {**_P, "prompt": "p", "transformedPrompt": "<current_datetime>x</current_datetime>p"},
-        "userPromptTransformed",
+        "UserPromptTransformed",
         None,
     ),
     (

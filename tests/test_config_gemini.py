@@ -60,7 +60,9 @@ def test_a_realistic_file_is_listed_by_check(tmp_path: Path) -> None:
     ]
     assert all(h["dialect"] == "gemini" for h in pre)
     assert [h["name"] for h in events["Stop"]] == ["echo check"]
-    assert events["BeforeModel"][0]["timeout"] == 1.5 and events["BeforeModel"][0]["typed"] is False
+    # Gemini's BeforeModel is the typed BeforeLLMCall
+    assert events["BeforeLLMCall"][0]["timeout"] == 1.5
+    assert events["BeforeLLMCall"][0]["typed"] is True
     assert events["SessionStart"][0]["matcher"] == "startup"
     (file,) = [f for f in report["files"] if f["format"] == "gemini-settings"]
     assert file["status"] == "loaded" and file["trust"] == "trusted" and file["scope"] == "project"

@@ -54,7 +54,12 @@ def test_every_example_decodes_without_diagnostics(
     assert decoded.diagnostics == ()
     assert decoded.input.event == canonical
     assert getattr(decoded.input, "tool_name", None) == tool
-    if dialect is None and native in ("SessionStart", "SessionEnd", "Notification"):
+    if dialect is None and native in (
+        "SessionStart",
+        "SessionEnd",
+        "Notification",
+        "BeforeToolSelection",
+    ):
         # names Claude Code shares, with the same payload and answer: read as Claude's
         assert decoded.dialect is None
         return

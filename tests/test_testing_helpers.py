@@ -56,13 +56,19 @@ def canonical(data: dict[str, Any], dialect: str, event: str) -> dict[str, Any]:
     """The payload as the canonical (Claude-shaped) JSON the schemas describe: as it is
     in a canonical wire format, else read back from the harness's own format by its
     row of the dialect table (the event it was written as, as the translator says)."""
-    if data.get("hook_event_name") in (event, CAPABILITIES[parse_event(event)].event.snake):
+    wire = DIALECTS[dialect].native
+    named = data.get(wire.event_key) if wire is not None and wire.event_key else None
+    own = wire.by_name(named) if wire is not None and isinstance(named, str) else None
+    # (a harness that keeps Claude Code's event names, Factory's, still has its own tools)
+    if own is None and data.get("hook_event_name") in (
+        event,
+        CAPABILITIES[parse_event(event)].event.snake,
+    ):
         return data
     from agent_hooks._wire._translate import to_canonical
 
-    wire = DIALECTS[dialect].native
     assert wire is not None, f"{dialect}: a payload in no known wire format: {data}"
-    native = wire.for_event(event)
+    native = own or wire.for_event(event)  # (Windsurf names one event per kind of tool)
     assert native is not None
     return to_canonical(data, wire, native)
 

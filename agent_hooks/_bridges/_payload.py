@@ -194,6 +194,15 @@ def _result(
         if decision.blocked:
             exit_code, error = 2, decision.reason or f"blocked by a {spec.event.value} hook"
         plain = value if isinstance(value, str) else ""
+    wire = decoded.dialect.native if decoded.dialect is not None else None
+    if wire is not None and wire.exit_status_only and decoded.native_event is not None:
+        # No JSON answer (Windsurf, Kiro): a block is exit 2 with the reason on stderr;
+        # stdout carries only plain context text, where the harness reads it (Kiro).
+        verdict, why, text = answer.get("decision"), answer.get("reason"), answer.get("context")
+        answer, plain = {}, text if isinstance(text, str) else ""
+        if verdict == "block":
+            default = f"blocked by a {decoded.native_event.name} hook"
+            exit_code, error = 2, why if isinstance(why, str) and why else default
     return BridgeResult(
         answer=answer,
         exit_code=exit_code,

@@ -31,6 +31,15 @@ prec  location                                                       trust
       ``$COPILOT_HOME/hooks/*.json``, ``$COPILOT_HOME/settings.json``
 350   Gemini CLI system settings (360: its system defaults)          -
 400+  Gemini CLI extensions' ``hooks/hooks.json``                    -
+...   Factory, Qwen, Augment, Goose, OpenHands, Trae, Qoder:         as there
+      see :mod:`._family`
+100,  Windsurf: system, ``~/.codeium/[windsurf/]hooks.json``,        as there
+150,  ``.windsurf/hooks.json`` (:mod:`._windsurf`)
+200
+200   Cline: ``.clinerules/hooks/<Event>``, ``.cline/hooks/<Event>``  project
+300   Cline: ``~/Documents/Cline/Hooks/<Event>``, ``~/.cline/hooks/`` -
+200   Kiro: ``.kiro/agents/*.json``, ``.amazonq/cli-agents/*.json``  project
+300   Kiro: ``~/.kiro/agents/*.json``, ``~/.aws/amazonq/cli-agents/`` -
 ====  ============================================================  =========
 """
 
@@ -56,7 +65,26 @@ __all__ = ["ECOSYSTEMS", "PROJECT_HOOK_FILES", "discover", "project_hook_files"]
 
 TrustArg = TrustPolicy | TrustStore | bool | None
 
-ECOSYSTEMS = ("claude", "deepagents", "codex", "hel", "docker", "gemini", "cursor", "copilot")
+ECOSYSTEMS = (
+    "claude",
+    "deepagents",
+    "codex",
+    "hel",
+    "docker",
+    "gemini",
+    "cursor",
+    "copilot",
+    "factory",
+    "qwen",
+    "augment",
+    "goose",
+    "openhands",
+    "trae",
+    "qoder",
+    "windsurf",
+    "cline",
+    "kiro",
+)
 """The ecosystems :func:`discover` looks at by default."""
 
 PROJECT_HOOK_FILES = (
@@ -70,16 +98,36 @@ PROJECT_HOOK_FILES = (
     ".cursor/hooks.json",
     ".github/copilot/settings.json",
     ".github/copilot/settings.local.json",
+    ".factory/hooks.json",
+    ".factory/hooks/hooks.json",
+    ".factory/settings.json",
+    ".factory/settings.local.json",
+    ".qwen/settings.json",
+    ".augment/settings.json",
+    ".augment/settings.local.json",
+    ".openhands/hooks.json",
+    ".trae/hooks.json",
+    ".qoder/settings.json",
+    ".qoder/settings.local.json",
+    ".windsurf/hooks.json",
 )
 """Project-scoped hook files, relative to the project root (these need trust)."""
 
 
 def project_hook_files(project_dir: str | os.PathLike[str]) -> list[str]:
     """The project-scoped hook files that exist in ``project_dir`` (relative paths),
-    Copilot's ``.github/hooks/*.json`` included."""
+    Copilot's ``.github/hooks/*.json`` and Cline's hook files included."""
     found = [rel for rel in PROJECT_HOOK_FILES if (Path(project_dir) / rel).is_file()]
     copilot = Path(project_dir) / ".github" / "hooks"
     found += sorted(f".github/hooks/{p.name}" for p in copilot.glob("*.json") if p.is_file())
+    from ._cline import cline_event_of
+
+    for rel in (".clinerules/hooks", ".cline/hooks"):
+        hooks = Path(project_dir) / rel
+        if hooks.is_dir():
+            found += sorted(
+                f"{rel}/{p.name}" for p in hooks.iterdir() if p.is_file() and cline_event_of(p.name)
+            )
     return found
 
 
@@ -110,8 +158,7 @@ def discover(
         managed_policy: the Claude Code managed settings file, if any.
         plugins: enabled plugins (directories or :class:`Plugin`).
         kinds: the handler kind table (default: :func:`default_kinds`).
-        ecosystems: which of ``claude``, ``deepagents``, ``codex``, ``hel``,
-            ``docker``, ``gemini``, ``cursor``, ``copilot`` to look at.
+        ecosystems: which of :data:`ECOSYSTEMS` to look at.
         disable_all_hooks: Claude Code's ``--settings '{"disableAllHooks": ...}'``.
         docker_agent, docker_agent_name: a Docker Agent YAML and which agent.
         docker_config_dir: Docker Agent's config directory (default: see
@@ -174,6 +221,23 @@ def discover(
         from ._copilot import load_copilot_dir
 
         parts.append(load_copilot_dir(project_dir, home=home, trust=policy, kinds=kinds))
+    from ._family import FAMILIES, load_family_dir
+
+    for family in FAMILIES:
+        if family in ecosystems:
+            parts.append(load_family_dir(family, project_dir, home=home, trust=policy, kinds=kinds))
+    if "windsurf" in ecosystems:
+        from ._windsurf import load_windsurf_dir
+
+        parts.append(load_windsurf_dir(project_dir, home=home, trust=policy, kinds=kinds))
+    if "cline" in ecosystems:
+        from ._cline import load_cline_dir
+
+        parts.append(load_cline_dir(project_dir, home=home, trust=policy, kinds=kinds))
+    if "kiro" in ecosystems:
+        from ._kiro import load_kiro_dir
+
+        parts.append(load_kiro_dir(project_dir, home=home, trust=policy, kinds=kinds))
     result = combine(parts)
 
     def recipe() -> LoadedConfig:

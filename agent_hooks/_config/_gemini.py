@@ -2,9 +2,9 @@
 
 Claude Code's three levels (event -> ``[{matcher, sequential, hooks: [...]}]`` ->
 handlers ``{type, command, name, timeout, description, env}``), with Gemini's own event
-names (``BeforeTool`` is PreToolUse, ``AfterAgent`` is Stop; ``BeforeModel``,
-``AfterModel`` and ``BeforeToolSelection`` have no typed event and are carried as
-themselves), timeouts in **milliseconds** (default 60 s) and its dialect's rules (exit
+names (``BeforeTool`` is PreToolUse, ``AfterAgent`` is Stop, ``BeforeModel`` is
+BeforeLLMCall, ``AfterModel`` is AfterModelChunk; the dialect rows say them all),
+timeouts in **milliseconds** (default 60 s) and its dialect's rules (exit
 2 blocks, an exit of 3 or more with text blocks, other failures warn).
 
 Layers, all added up (Gemini concatenates them):

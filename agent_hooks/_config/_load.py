@@ -11,6 +11,18 @@ other YAML (event keys)                ``docker-dropin``
 ``.deepagents/hooks.json``             ``deepagents``
 ``.hel/hooks.json``                    ``hel``
 ``.codex/hooks.json``                  ``codex-json``
+a Claude-compatible harness's file     its name (``factory``, ``qwen``,
+(``.factory/``, ``.qwen/``, ...; see   ``augment``, ``goose``, ``openhands``,
+:mod:`._family`)                       ``trae``, ``qoder``)
+``.windsurf/hooks.json``,              ``windsurf``
+``~/.codeium/[windsurf/]hooks.json``,
+``/etc/windsurf/hooks.json``
+``.clinerules/hooks/<Event>``,         ``cline``
+``.cline/hooks/<Event>``,
+``~/Documents/Cline/Hooks/<Event>``
+``.kiro/agents/*.json``,               ``kiro`` (v3 ``.kiro/hooks/*.json``
+``.amazonq/cli-agents/*.json``,        and ``*.kiro.hook``: refused)
+``.kiro/hooks/*``
 ``.gemini/*.json``, Gemini event names ``gemini-settings``
 ``.cursor/hooks.json``, ``version`` +  ``cursor``
 camelCase events
@@ -49,6 +61,21 @@ __all__ = ["FORMATS", "detect_format", "load"]
 
 TrustArg = TrustPolicy | TrustStore | bool | None
 
+_FAMILY_NAMES = ("factory", "qwen", "augment", "goose", "openhands", "trae", "qoder")
+"""The Claude-compatible harnesses of :mod:`._family`, each its own format."""
+
+
+def grand_of(parts: list[str]) -> str:
+    """The name of the directory above a file's directory (``""`` for none)."""
+    return parts[-3] if len(parts) > 2 else ""
+
+
+def _family_format(parts: list[str]) -> str | None:
+    from ._family import family_of_path
+
+    return family_of_path(parts)
+
+
 FORMATS = {
     "claude": "claude-settings",
     "claude-settings": "claude-settings",
@@ -73,6 +100,13 @@ FORMATS = {
     "github-copilot": "copilot-hooks",
     "copilot-hooks": "copilot-hooks",
     "copilot-settings": "copilot-settings",
+    **{name: name for name in _FAMILY_NAMES},
+    "factory-droid": "factory",
+    "qwen-code": "qwen",
+    "auggie": "augment",
+    "windsurf": "windsurf",
+    "cline": "cline",
+    "kiro": "kiro",
 }
 """Accepted ``format=`` names -> the format they select."""
 
@@ -120,6 +154,26 @@ def detect_format(path: str | os.PathLike[str], data: bytes | None = None) -> st
         return "hel"
     if parent == ".codex":
         return "codex-json"
+    family = _family_format(parts)
+    if family is not None:
+        return family
+    if name == "hooks.json" and parent in (".windsurf", "windsurf", "Windsurf", ".codeium"):
+        return "windsurf"
+    if name.endswith(".kiro.hook") or (
+        name.endswith(".json")
+        and (parent, grand_of(parts))
+        in (
+            ("agents", ".kiro"),
+            ("hooks", ".kiro"),
+            ("cli-agents", ".amazonq"),
+            ("cli-agents", "amazonq"),
+        )
+    ):
+        return "kiro"
+    if (parent == "hooks" and grand_of(parts) in (".clinerules", ".cline")) or (
+        parent == "Hooks" and grand_of(parts) == "Cline"
+    ):
+        return "cline"
     native = _native_format(parts, name, parent, data)
     if native is not None:
         return native
@@ -286,6 +340,10 @@ _SCOPED_LOADERS: Mapping[str, tuple[str, str]] = {
     "cursor": ("_cursor", "load_cursor"),
     "copilot-hooks": ("_copilot", "load_copilot"),
     "copilot-settings": ("_copilot", "load_copilot"),
+    **{name: ("_family", f"load_{name}") for name in _FAMILY_NAMES},
+    "windsurf": ("_windsurf", "load_windsurf"),
+    "cline": ("_cline", "load_cline"),
+    "kiro": ("_kiro", "load_kiro"),
 }
 """Formats whose loader takes (path, scope, project_dir, trust, precedence, kinds, data):
 its module and name. Each format's module is imported when a file of it is loaded."""
@@ -303,6 +361,10 @@ _OUTSIDE_SCOPES: Mapping[str, str] = {
     "cursor": "user",
     "copilot-hooks": "user",
     "copilot-settings": "user",
+    **{name: "user" for name in _FAMILY_NAMES},
+    "windsurf": "user",
+    "cline": "user",
+    "kiro": "user",
 }
 """The scope of a file of each format that lies in no project."""
 

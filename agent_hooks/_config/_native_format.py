@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import attrs
@@ -27,7 +27,13 @@ from .._wire._dialects import Dialect
 from .._wire._native import NativeEvent
 from ._common import BuildContext, describe, join
 
-__all__ = ["bind_native", "native_event_key", "scaled_timeout", "text_matcher"]
+__all__ = [
+    "bind_native",
+    "flat_hook_entries",
+    "native_event_key",
+    "scaled_timeout",
+    "text_matcher",
+]
 
 
 def native_event_key(
@@ -54,6 +60,48 @@ def native_event_key(
     except ValueError:
         event = UntypedEvent(found.event)
     return event, found
+
+
+def flat_hook_entries(
+    hooks: object, ctx: BuildContext
+) -> Iterator[tuple[AnyEvent, NativeEvent, str, Mapping[str, Any]]]:
+    """The entries of a ``hooks`` object of flat per-event lists (Windsurf, Kiro):
+    ``(event, native event, location, entry)`` for each entry that is an object. What is
+    not (the ``hooks`` value, an event's list, an entry) is reported and skipped alone;
+    an unknown event name is a warning (:func:`native_event_key`)."""
+    if hooks is None:
+        return
+    if not isinstance(hooks, Mapping):
+        ctx.report(
+            DiagnosticCode.INVALID_CONFIG,
+            "'hooks' must be an object mapping event names to lists of hooks, "
+            f"got {describe(hooks)}; ignored",
+            location="hooks",
+        )
+        return
+    for key, value in hooks.items():
+        found = native_event_key(key, "hooks", ctx)
+        if found is None:
+            continue
+        event, native = found
+        where = join("hooks", key)
+        if not isinstance(value, list):
+            ctx.report(
+                DiagnosticCode.INVALID_CONFIG,
+                f"{key} must be a list of hooks, got {describe(value)}; dropped",
+                location=where,
+            )
+            continue
+        for i, entry in enumerate(value):
+            at = f"{where}[{i}]"
+            if not isinstance(entry, Mapping):
+                ctx.report(
+                    DiagnosticCode.INVALID_CONFIG,
+                    f"a hook must be an object with 'command', got {describe(entry)}; dropped",
+                    location=at,
+                )
+                continue
+            yield event, native, at, entry
 
 
 def scaled_timeout(entry: Mapping[str, Any], key: str, unit: float) -> dict[str, Any]:

@@ -146,6 +146,8 @@ def reduce_results(
             for _, v in pairs:
                 merged.update(v)
             values[name] = merged
+        elif merge is Merge.UNION:
+            values[name] = _unite([v for _, v in pairs], step)
         elif merge is Merge.RANK:
             order, rank_by, weakest = step.order, step.rank_by, len(step.order)
             ranked = [(r, v, getattr(v, rank_by) if rank_by else v) for r, v in pairs]
@@ -165,6 +167,24 @@ def reduce_results(
         if merged:
             values[name] = merged
     return cls(**values), tuple(diags)
+
+
+def _unite(objects: Sequence[Any], step: _Step) -> Any:
+    """:attr:`Merge.UNION` of answer objects of one attrs class (configuration order)."""
+    order, rank_by, weakest = step.order, step.rank_by, len(step.order)
+    best = objects[0]
+    if rank_by:
+        best = min(objects, key=lambda v: order.get(getattr(v, rank_by, None), weakest))
+    united: dict[str, Any] = {}
+    for a in attrs.fields(type(best)):
+        lists = [x for v in objects if isinstance(x := getattr(v, a.name, None), (list, tuple))]
+        if lists:
+            items: list[Any] = []
+            for item in (item for x in lists for item in x):
+                if item not in items:
+                    items.append(item)
+            united[a.name] = tuple(items)
+    return attrs.evolve(best, **united) if united else best
 
 
 _PASSTHROUGH = (("extra", ""), ("extra_specific", "hookSpecificOutput."))

@@ -363,6 +363,39 @@ def _rows() -> tuple[EventSpec, ...]:
             default_timeout=60.0,
         ),
         EventSpec(
+            event=E.AFTER_MODEL_CHUNK,
+            summary=(
+                "A streamed chunk of the model's response arrived; can replace it, or "
+                "discard it and stop the turn."
+            ),
+            exit2=Exit2.BLOCK,
+            default_timeout=30.0,
+            top_level_decision=True,
+            rewrite=Rewrite(output_field="llm_response", input_field="llm_response"),
+        ),
+        EventSpec(
+            event=E.BEFORE_TOOL_SELECTION,
+            summary="Before the model chooses among its tools; can restrict which it may call.",
+            exit2=Exit2.IGNORED,
+            default_timeout=30.0,
+        ),
+        EventSpec(
+            event=E.AFTER_AGENT_THOUGHT,
+            summary="The model finished a thinking block; observational.",
+            exit2=Exit2.IGNORED,
+            default_timeout=30.0,
+        ),
+        EventSpec(
+            event=E.USER_PROMPT_TRANSFORMED,
+            summary="The model-facing content of a prompt was built; can rewrite it.",
+            exit2=Exit2.IGNORED,
+            default_timeout=30.0,
+            rewrite=Rewrite(
+                output_field="modified_transformed_prompt", input_field="transformed_prompt"
+            ),
+            chained=True,
+        ),
+        EventSpec(
             event=E.PRE_MODEL_SWITCH,
             summary="Before the session's model is switched; can allow, cancel or ask.",
             exit2=Exit2.DENY,
@@ -433,6 +466,12 @@ def _rows() -> tuple[EventSpec, ...]:
             summary="The runtime hit an error during a turn.",
             exit2=Exit2.IGNORED,
             default_timeout=60.0,
+        ),
+        EventSpec(
+            event=E.WORKSPACE_OPEN,
+            summary="A workspace was opened; can name plugin directories to load.",
+            exit2=Exit2.IGNORED,
+            default_timeout=30.0,
         ),
         EventSpec(
             event=E.NOTIFICATION,

@@ -32,8 +32,11 @@ FAMILIES: Mapping[str, tuple[str, ...]] = {
         "ToolResponseTransform",
     ),
     "_prompt": (
+        "AfterAgentThought",
         "AfterLLMCall",
+        "AfterModelChunk",
         "BeforeLLMCall",
+        "BeforeToolSelection",
         "Interrupt",
         "MessageDisplay",
         "OnUserInput",
@@ -46,6 +49,7 @@ FAMILIES: Mapping[str, tuple[str, ...]] = {
         "UserFollowupSubmit",
         "UserPromptExpansion",
         "UserPromptSubmit",
+        "UserPromptTransformed",
         "UserSteeringMessagesSubmit",
     ),
     "_session": (
@@ -61,6 +65,7 @@ FAMILIES: Mapping[str, tuple[str, ...]] = {
         "SessionEnd",
         "SessionStart",
         "Setup",
+        "WorkspaceOpen",
     ),
     "_compaction": (
         "AfterCompaction",

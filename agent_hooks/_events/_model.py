@@ -63,6 +63,12 @@ class Merge(enum.Enum):
     the attribute that is ranked and ``companion`` an attribute of the object."""
     UPDATE = "update"
     """Mappings merged key by key; later handlers win per key."""
+    UNION = "union"
+    """Objects of one class folded attribute by attribute: the ``rank_by`` attribute is
+    the most restrictive by ``rank`` (first is strongest), list attributes are united
+    (configuration order, no repeats), and the other attributes come from the object
+    whose ``rank_by`` value won (Gemini CLI's ``toolConfig``: ``NONE`` beats ``ANY``
+    beats ``AUTO``, ``allowedFunctionNames`` united)."""
     COMPANION = "companion"
     """Reduced together with the RANK field that names it."""
 

@@ -73,6 +73,12 @@ class HookEvent(str, enum.Enum):
     ON_TOOL_APPROVAL_DECISION = "OnToolApprovalDecision"
     # Codex
     INTERRUPT = "Interrupt"
+    # Gemini CLI, Cursor, GitHub Copilot (their moments no other harness names)
+    BEFORE_TOOL_SELECTION = "BeforeToolSelection"
+    AFTER_MODEL_CHUNK = "AfterModelChunk"
+    AFTER_AGENT_THOUGHT = "AfterAgentThought"
+    USER_PROMPT_TRANSFORMED = "UserPromptTransformed"
+    WORKSPACE_OPEN = "WorkspaceOpen"
 
     def __str__(self) -> str:
         return self.value

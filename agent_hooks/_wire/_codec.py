@@ -182,7 +182,8 @@ def encode_input(
     overriding a known key. Every call returns a new structure that shares no
     dict or list, at any depth, with ``input`` or with any other call's result.
     """
-    native = _native_event(dialect, input.event)
+    tool = getattr(input, "tool_name", None)
+    native = _native_event(dialect, input.event, tool if isinstance(tool, str) else None)
     if native is not None:
         assert isinstance(dialect, Dialect) and dialect.native is not None
         return to_native(encode_input(input, "claude"), dialect.native, native)
@@ -203,12 +204,14 @@ def encode_input(
 
 
 def _native_event(
-    dialect: Dialect | WireFormat | str, event: HookEvent | UntypedEvent | str
+    dialect: Dialect | WireFormat | str,
+    event: HookEvent | UntypedEvent | str,
+    tool: str | None = None,
 ) -> NativeEvent | None:
-    """The native event a payload or answer of ``event`` is written as for a dialect with
-    its own wire format (the handler's configured event, else the row's default); ``None``
-    for the canonical formats, or when the harness has no such event (then the canonical
-    form is used)."""
+    """The native event a payload or answer of ``event`` (about ``tool``, when known) is
+    written as for a dialect with its own wire format (the handler's configured event,
+    else the row's default); ``None`` for the canonical formats, or when the harness has
+    no such event (then the canonical form is used)."""
     if not isinstance(dialect, Dialect) or dialect.native is None:
         return None
     name = str(getattr(event, "value", event))
@@ -216,7 +219,7 @@ def _native_event(
         found = dialect.native.by_name(dialect.native_event)
         if found is not None and found.event == name:
             return found
-    return dialect.native.for_event(name)
+    return dialect.native.for_event(name, tool)
 
 
 _UNSET: Any = object()

@@ -4,8 +4,10 @@
 
 1. a key only one harness sends (Cursor: ``conversation_id``, ``cursor_version``,
    ``workspace_roots``, ``generation_id``; Copilot's camelCase form: ``sessionId``,
-   ``toolName``, ``toolArgs``, ``hookName``, ``transcriptPath``), checked in the order
-   of :data:`~agent_hooks._wire._dialects.DIALECTS`;
+   ``toolName``, ``toolArgs``, ``hookName``, ``transcriptPath``; Windsurf:
+   ``trajectory_id``, ``tool_info`` ...; Cline: ``clineVersion``, ``taskId`` ...): the
+   harness with the most of them present, the first of
+   :data:`~agent_hooks._wire._dialects.DIALECTS` on a tie;
 2. an event name only one harness spells that way (Gemini CLI's ``BeforeTool``,
    ``AfterAgent`` ...; Cursor's ``beforeShellExecution``, ``stop`` ...);
 3. otherwise the canonical formats: ``claude`` (PascalCase) or ``docker`` (snake_case),
@@ -35,6 +37,9 @@ from ._translate import answer_to_native, native_event_of, to_canonical
 __all__ = ["decode_payload", "detect_dialect", "native_answer"]
 
 
+_TYPED = frozenset(e.value for e in HookEvent)
+
+
 def _canonical_names() -> frozenset[str]:
     return frozenset(e.value for e in HookEvent) | frozenset(e.snake for e in HookEvent)
 
@@ -44,10 +49,16 @@ def detect_dialect(obj: Mapping[str, Any]) -> Dialect | None:
     canonical formats (Claude Code and the harnesses that speak it, Docker Agent)."""
     keys = set(obj)
     native = [d for d in DIALECTS.values() if d.native is not None]
+    # the harness with the most of its own keys present (Cline's payloads carry
+    # ``hookName`` as Copilot's do, and ``clineVersion``, ``taskId`` ... besides)
+    best, most = None, 0
     for d in native:
         assert d.native is not None
-        if d.native.markers & keys:
-            return d
+        found = len(d.native.markers & keys)
+        if found > most:
+            best, most = d, found
+    if best is not None:
+        return best
     name = obj.get("hook_event_name")
     if isinstance(name, str) and name not in _canonical_names():
         for d in native:
@@ -83,8 +94,9 @@ def decode_payload(
     spelling (``preToolUse``). A payload of a harness with its own wire format is
     translated into the canonical payload first (:func:`~._translate.to_canonical`);
     the result remembers the harness and its event, so the answer goes back in its
-    format. An event that harness documents but no typed event matches (Gemini CLI's
-    ``BeforeModel``) is carried untyped, without an ``untyped_event`` warning.
+    format. An event that harness documents but no typed event matches (the dialect row
+    names the harness's own name as its event) is carried untyped, without an
+    ``untyped_event`` warning.
 
     Raises:
         InvalidPayloadError: not a JSON object, no event, an event the harness does not
@@ -123,7 +135,7 @@ def decode_payload(
     diags = tuple(
         d
         for d in decoded.diagnostics
-        if not (d.code is DiagnosticCode.UNTYPED_EVENT and native.event == native.name)
+        if not (d.code is DiagnosticCode.UNTYPED_EVENT and native.event not in _TYPED)
     )
     return attrs.evolve(decoded, diagnostics=diags, dialect=chosen, native_event=native)
 

@@ -14,10 +14,16 @@ from typing import Literal
 import attrs
 
 from .._events._names import HookEvent
+from ._cline import CLINE_WIRE
+from ._family import AUGMENT_WIRE, FACTORY_WIRE, GOOSE_WIRE, QWEN_WIRE
+from ._kiro import KIRO_WIRE
 from ._native import AnswerKeys, NativeEvent, NativeWire
+from ._windsurf import WINDSURF_WIRE
 
 __all__ = [
+    "AUGMENT",
     "CLAUDE",
+    "CLINE",
     "CODEX",
     "COPILOT",
     "COPILOT_CLAUDE_FORM",
@@ -25,8 +31,16 @@ __all__ = [
     "DEEPAGENTS",
     "DIALECTS",
     "DOCKER",
+    "FACTORY",
     "GEMINI",
+    "GOOSE",
     "HEL",
+    "KIRO",
+    "OPENHANDS",
+    "QODER",
+    "QWEN",
+    "TRAE",
+    "WINDSURF",
     "TOOL_MATCHER_ALIASES",
     "Dialect",
     "WireFormat",
@@ -163,9 +177,9 @@ _GEMINI_WIRE = NativeWire(
             renames={"prompt_response": "last_assistant_message"},
             answer="continue",
         ),
-        NativeEvent(name="BeforeModel", event="BeforeModel", answer="passthrough"),
-        NativeEvent(name="AfterModel", event="AfterModel", answer="passthrough"),
-        NativeEvent(name="BeforeToolSelection", event="BeforeToolSelection", answer="passthrough"),
+        NativeEvent(name="BeforeModel", event="BeforeLLMCall", answer="model"),
+        NativeEvent(name="AfterModel", event="AfterModelChunk", answer="model"),
+        NativeEvent(name="BeforeToolSelection", event="BeforeToolSelection", answer="tools"),
         NativeEvent(name="BeforeTool", event="PreToolUse", answer="permission"),
         NativeEvent(name="AfterTool", event="PostToolUse", answer="post"),
         NativeEvent(name="PreCompress", event="PreCompact"),
@@ -231,6 +245,19 @@ _GEMINI_WIRE = NativeWire(
             stop_reason="stopReason",
             system_message="systemMessage",
         ),
+        "model": AnswerKeys(
+            decision="decision",
+            decision_values={"block": "deny"},
+            reasons=("reason",),
+            continue_key="continue",
+            stop_reason="stopReason",
+            system_message="systemMessage",
+            fields={
+                "llm_request": "hookSpecificOutput.llm_request",
+                "llm_response": "hookSpecificOutput.llm_response",
+            },
+        ),
+        "tools": AnswerKeys(fields={"tool_config": "hookSpecificOutput.toolConfig"}),
         "context": AnswerKeys(
             context="hookSpecificOutput.additionalContext", system_message="systemMessage"
         ),
@@ -310,10 +337,13 @@ _CURSOR_WIRE = NativeWire(
         NativeEvent(name="preCompact", event="PreCompact"),
         NativeEvent(name="stop", matcher_value="Stop", event="Stop", answer="continue"),
         NativeEvent(
-            name="afterAgentResponse", matcher_value="AgentResponse", event="afterAgentResponse"
+            name="afterAgentResponse",
+            matcher_value="AgentResponse",
+            event="AfterLLMCall",
+            renames={"text": "stop_response"},
         ),
         NativeEvent(
-            name="afterAgentThought", matcher_value="AgentThought", event="afterAgentThought"
+            name="afterAgentThought", matcher_value="AgentThought", event="AfterAgentThought"
         ),
         NativeEvent(
             name="beforeTabFileRead",
@@ -330,7 +360,7 @@ _CURSOR_WIRE = NativeWire(
             tool="TabWrite",
             lift=("file_path", "edits"),
         ),
-        NativeEvent(name="workspaceOpen", event="workspaceOpen"),
+        NativeEvent(name="workspaceOpen", event="WorkspaceOpen", answer="workspace"),
     ),
     markers=frozenset({"conversation_id", "generation_id", "cursor_version", "workspace_roots"}),
     fallbacks={"session_id": "conversation_id", "cwd": "workspace_roots"},
@@ -368,6 +398,7 @@ _CURSOR_WIRE = NativeWire(
             updated_output="updated_mcp_tool_output",
         ),
         "context": AnswerKeys(context="additional_context"),
+        "workspace": AnswerKeys(fields={"plugin_paths": "pluginPaths"}),
         "none": AnswerKeys(),
     },
 )
@@ -385,7 +416,7 @@ _COPILOT_WIRE = NativeWire(
         NativeEvent(name="sessionEnd", event="SessionEnd"),
         NativeEvent(name="userPromptSubmitted", event="UserPromptSubmit", answer="prompt"),
         NativeEvent(
-            name="userPromptTransformed", event="userPromptTransformed", answer="passthrough"
+            name="userPromptTransformed", event="UserPromptTransformed", answer="transform"
         ),
         NativeEvent(name="preToolUse", event="PreToolUse", answer="permission"),
         NativeEvent(
@@ -484,6 +515,9 @@ _COPILOT_WIRE = NativeWire(
             context_keeps_going=True,
         ),
         "prompt": AnswerKeys(),
+        "transform": AnswerKeys(
+            fields={"modified_transformed_prompt": "modifiedTransformedPrompt"}
+        ),
         "post": AnswerKeys(
             context="additionalContext",
             block_as_context=True,
@@ -562,7 +596,114 @@ COPILOT_CLAUDE_FORM = attrs.evolve(
 read in either shape Copilot accepts there: Claude's ``hookSpecificOutput`` or its own
 flat ``permissionDecision`` / ``modifiedArgs``."""
 
-DIALECTS = {d.name: d for d in (CLAUDE, DEEPAGENTS, CODEX, DOCKER, HEL, GEMINI, CURSOR, COPILOT)}
+# ------------------------------------------------------- the Claude-compatible family
+# (rows of data: wires in :mod:`._family`; see docs/bridges.md for what each supports)
+
+FACTORY = Dialect(
+    name="factory",
+    wire="claude",
+    aliases=("factory-droid", "droid"),
+    native=FACTORY_WIRE,
+    default_timeout=60.0,
+    tool_matcher_aliases={**_as_aliases(FACTORY_WIRE), "ApplyPatch": ("Write", "Edit")},
+)
+"""Factory Droid (``.factory/hooks.json``; Claude Code's protocol, ``Execute``/``Create``)."""
+QWEN = Dialect(
+    name="qwen",
+    wire="claude",
+    aliases=("qwen-code", "iflow"),
+    native=QWEN_WIRE,
+    exit2_reads_stdout=False,
+    default_timeout=60.0,
+    timeout_unit=0.001,
+    tool_matcher_aliases=_as_aliases(QWEN_WIRE),
+)
+"""Qwen Code (``.qwen/settings.json``; Claude Code's events, Qwen tool ids, milliseconds)."""
+AUGMENT = Dialect(
+    name="augment",
+    wire="claude",
+    aliases=("auggie", "augment-code"),
+    native=AUGMENT_WIRE,
+    exit2_reads_stdout=False,
+    nonzero_json_decides=False,
+    default_timeout=60.0,
+    timeout_unit=0.001,
+    tool_matcher_aliases=_as_aliases(AUGMENT_WIRE),
+)
+"""Augment Code / Auggie (``.augment/settings.json``; milliseconds, kebab-case tools)."""
+GOOSE = Dialect(
+    name="goose",
+    wire="claude",
+    native=GOOSE_WIRE,
+    default_timeout=30.0,
+    tool_matcher_aliases=_as_aliases(GOOSE_WIRE),
+)
+"""Goose (plugin ``hooks/hooks.json``; ``event`` key, ``{"decision": "block"}``)."""
+OPENHANDS = Dialect(name="openhands", wire="claude")
+"""OpenHands (``.openhands/hooks.json``; Claude Code's protocol unchanged)."""
+TRAE = Dialect(name="trae", wire="claude", default_timeout=30.0)
+"""Trae (``.trae/hooks.json``; Claude Code's protocol, ``version``, ``loop_limit``)."""
+QODER = Dialect(name="qoder", wire="claude")
+"""Qoder (``.qoder/settings.json``; Claude Code's protocol unchanged)."""
+
+WINDSURF = Dialect(
+    name="windsurf",
+    wire="claude",
+    aliases=("cascade", "devin-desktop"),
+    native=WINDSURF_WIRE,
+    exit2_reads_stdout=False,
+    nonzero_json_decides=False,
+    default_timeout=60.0,
+)
+"""Windsurf Cascade hooks (``.windsurf/hooks.json``; exit status only)."""
+CLINE = Dialect(
+    name="cline",
+    wire="claude",
+    native=CLINE_WIRE,
+    default_timeout=30.0,
+    exit2_ignored=frozenset(HookEvent),
+    tool_matcher_aliases=_as_aliases(CLINE_WIRE),
+)
+"""Cline (``.clinerules/hooks/<Event>`` executables; ``{"cancel": true}``; exit codes
+never block: a hook's JSON decides whatever its exit status)."""
+KIRO = Dialect(
+    name="kiro",
+    wire="claude",
+    aliases=("kiro-cli", "amazon-q"),
+    native=KIRO_WIRE,
+    anchored_matchers=True,
+    exit2_reads_stdout=False,
+    nonzero_json_decides=False,
+    default_timeout=30.0,
+    timeout_unit=0.001,
+    exit2_ignored=frozenset(HookEvent) - {HookEvent.PRE_TOOL_USE},
+    tool_matcher_aliases=_as_aliases(KIRO_WIRE),
+)
+"""Kiro CLI 2.x (agent configuration ``hooks``; ``timeout_ms``; exit status only)."""
+
+DIALECTS = {
+    d.name: d
+    for d in (
+        CLAUDE,
+        DEEPAGENTS,
+        CODEX,
+        DOCKER,
+        HEL,
+        GEMINI,
+        CURSOR,
+        COPILOT,
+        FACTORY,
+        QWEN,
+        AUGMENT,
+        GOOSE,
+        OPENHANDS,
+        TRAE,
+        QODER,
+        WINDSURF,
+        CLINE,
+        KIRO,
+    )
+}
 
 
 def _matcher_aliases() -> Mapping[str, tuple[str, ...]]:

@@ -66,8 +66,16 @@ class AnswerKeys:
     """A block is written ``continue: false`` plus the reason (Cursor's beforeSubmitPrompt)."""
     block_as_context: bool = False
     """A block's reason is written as added context (no native block; the nearest)."""
+    block_flag: str | None = None
+    """Key of a flag a block is written as, ``true``, with the reasons (Cline's
+    ``cancel``); a verdict :attr:`nearest` maps to ``block`` is written so too."""
     deny_message_key: str | None = None
     """Key inside the verdict object for a deny's reason (PermissionRequest ``message``)."""
+    fields: Mapping[str, str] = attrs.field(factory=dict)
+    """The event's own answer fields the harness takes as they are: output field (Python
+    name) -> the harness's (dotted) key (Gemini's ``BeforeModel``: ``llm_request`` ->
+    ``hookSpecificOutput.llm_request``; Copilot's ``userPromptTransformed``:
+    ``modified_transformed_prompt`` -> ``modifiedTransformedPrompt``)."""
 
 
 @attrs.frozen(kw_only=True)
@@ -100,6 +108,15 @@ class NativeEvent:
     matcher_field: str | None = None
     """What the harness compares a configured ``matcher`` with when it is not the tool
     name (Cursor's ``beforeShellExecution``: ``command``); ``None``: as the canonical event."""
+    nested_keys: tuple[str, ...] = ()
+    """The harness's keys of this event that live in the wire's :attr:`NativeWire.nested`
+    object (Windsurf's ``tool_info``): written back into it for the harness's hooks."""
+    nested: str | None = None
+    """This event's own object of fields, when it is named per event (Cline's
+    ``preToolUse``); ``None``: the wire's :attr:`NativeWire.nested`."""
+    mcp_keys: tuple[str, str] | None = None
+    """(server key, tool key) of an MCP call whose payload names no tool (Windsurf's
+    ``mcp_server_name``, ``mcp_tool_name``): the tool is ``mcp__<server>__<tool>``."""
 
 
 @attrs.frozen(kw_only=True)
@@ -144,6 +161,14 @@ class NativeWire:
     nonblocking_exit: int = 1
     """The exit status that tells this harness "the hook failed, go on" (Copilot fails a
     preToolUse closed on 1: it is told 0, with nothing on stdout)."""
+    nested: str | None = None
+    """A key whose object holds each event's own fields (Windsurf's ``tool_info``): read
+    as if they were at the top level (where the top level has no such key)."""
+    exit_status_only: bool = False
+    """The harness reads no JSON answer (Windsurf, Kiro CLI): a verdict the answer row
+    writes as ``decision: "block"`` is exit status 2 with the ``reason`` on stderr, and
+    ``agent-hooks run`` prints on stdout only what the row writes as ``context`` (Kiro
+    adds plain stdout to the agent's context on some events): nothing else."""
 
     def by_name(self, name: str) -> NativeEvent | None:
         """The event the harness spells ``name``, or ``None``."""
@@ -152,12 +177,17 @@ class NativeWire:
                 return e
         return None
 
-    def for_event(self, event: str) -> NativeEvent | None:
+    def for_event(self, event: str, tool: str | None = None) -> NativeEvent | None:
         """The native event a canonical ``event`` is written as when nothing says which:
-        the first one that implies no tool, else the first one; ``None`` when the harness
-        has no such event."""
+        the first one that implies no tool; else (Windsurf: one event per kind of tool)
+        the first one for ``tool``, when given; else the first one; ``None`` when the
+        harness has no such event."""
         found = [e for e in self.events if e.event == event]
         for e in found:
-            if e.tool is None:
+            if e.tool is None and e.mcp_keys is None:
                 return e
+        if tool is not None:
+            for e in found:
+                if e.tool == tool or (e.mcp_keys is not None and tool.startswith("mcp__")):
+                    return e
         return found[0] if found else None

@@ -5,8 +5,9 @@ They are derived from the canonical schemas (:mod:`._schema`) and the dialect ro
 (:mod:`._dialects`) that the translation reads, so a schema and the translation cannot
 disagree: payload keys renamed as the harness spells them, fields a native event keeps
 at the top level taken out of ``tool_input``, the event's own name; answers with the
-harness's own keys and verdict values. An event the harness documents without a typed
-counterpart (Gemini's ``BeforeModel``) gets an open schema with its name.
+harness's own keys and verdict values, and the event's own answer fields as the
+canonical schema describes them. An event the harness documents without a typed
+counterpart (Gemini's ``BeforeToolSelection``) gets an open schema with its name.
 ``typings/generate.py`` writes them to ``typings/dialects/``.
 """
 
@@ -16,8 +17,9 @@ from typing import Any
 
 from .._events._names import HookEvent
 from ._dialects import DIALECTS, Dialect
+from ._fields import snake_to_camel
 from ._native import AnswerKeys, NativeEvent, NativeWire
-from ._schema import DRAFT, SCHEMA_BASE_URL, input_schema
+from ._schema import DRAFT, SCHEMA_BASE_URL, input_schema, output_schema
 
 __all__ = ["native_schemas"]
 
@@ -50,7 +52,7 @@ def _input(dialect: Dialect, wire: NativeWire, native: NativeEvent) -> dict[str,
                 for lifted in native.lift:
                     props[lifted] = {"description": f"The tool's `{lifted}`."}
                 continue
-            if native.tool is not None and key == "tool_name":
+            if (native.tool is not None or native.mcp_keys is not None) and key == "tool_name":
                 continue
             if key == "tool_name" and wire.tool_names:
                 names = ", ".join(f"`{n}`" for n in wire.tool_names)
@@ -71,6 +73,19 @@ def _input(dialect: Dialect, wire: NativeWire, native: NativeEvent) -> dict[str,
             props[new] = schema
             if key in canonical["required"] and key not in wire.fallbacks:
                 required.append(new)
+    nest = native.nested or wire.nested
+    if nest is not None and native.nested_keys:  # (Windsurf's tool_info, Cline's preToolUse)
+        own = set(native.nested_keys)
+        props[nest] = {
+            "description": "The event's own fields.",
+            "type": "object",
+            "properties": {
+                k: props.pop(k, {"description": f"The event's `{k}`."}) for k in native.nested_keys
+            },
+            "required": [k for k in required if k in own],
+            "additionalProperties": True,
+        }
+        required = [k for k in required if k not in own] + [nest]
     if wire.event_key:
         props = {
             wire.event_key: {
@@ -112,6 +127,20 @@ def _nest(props: dict[str, Any], key: str, schema: dict[str, Any]) -> None:
     inner["properties"][tail] = schema
 
 
+def _field_schema(canonical: dict[str, Any], name: str) -> dict[str, Any] | None:
+    """The schema of output field ``name`` (Python name) in an event's canonical answer
+    schema, at the top level or in ``hookSpecificOutput``."""
+    key = snake_to_camel(name)
+    for props in (
+        canonical.get("properties", {}),
+        canonical.get("properties", {}).get("hookSpecificOutput", {}).get("properties", {}),
+    ):
+        for k in (name, key):
+            if k in props:
+                return dict(props[k])
+    return None
+
+
 def _output(dialect: Dialect, wire: NativeWire, native: NativeEvent) -> dict[str, Any]:
     keys: AnswerKeys = wire.answers.get(native.answer) or AnswerKeys()
     props: dict[str, Any] = {}
@@ -134,6 +163,15 @@ def _output(dialect: Dialect, wire: NativeWire, native: NativeEvent) -> dict[str
         for key, value in keys.updated_output_with.items():
             _nest(props, key, {"const": value})
         _nest(props, keys.updated_output, {"description": "The tool's result, replaced."})
+    ev = _typed(native.event)
+    defs: dict[str, Any] = {}
+    if keys.fields and ev is not None:
+        canonical = output_schema(ev)
+        defs = canonical.get("$defs", {})
+        for name, key in keys.fields.items():
+            found = _field_schema(canonical, name)
+            if found is not None:
+                _nest(props, key, found)
     if keys.followup:
         props[keys.followup] = {
             "description": "Keeps the agent going with this message.",
@@ -147,7 +185,7 @@ def _output(dialect: Dialect, wire: NativeWire, native: NativeEvent) -> dict[str
         props[keys.stop_reason] = {"description": "Why the agent stopped.", "type": "string"}
     if keys.system_message:
         props[keys.system_message] = {"description": "A message for the user.", "type": "string"}
-    return {
+    doc: dict[str, Any] = {
         "$schema": DRAFT,
         "$id": f"{SCHEMA_BASE_URL}{_DIR}{dialect.name}.{native.name}.output.schema.json",
         "title": f"{dialect.name} {native.name} output",
@@ -163,6 +201,9 @@ def _output(dialect: Dialect, wire: NativeWire, native: NativeEvent) -> dict[str
         "properties": props,
         "additionalProperties": True,
     }
+    if defs:
+        doc["$defs"] = defs
+    return doc
 
 
 def native_schemas() -> dict[str, dict[str, Any]]:

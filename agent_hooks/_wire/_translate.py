@@ -29,8 +29,9 @@ import attrs
 
 from .._base._diagnostics import Diagnostic, DiagnosticCode, Severity
 from .._base._errors import InvalidPayloadError
+from .._events._capabilities import spec_for
 from .._events._model import HookOutput, Merge
-from ._fields import field_codecs
+from ._fields import field_codecs, to_json
 from ._native import AnswerKeys, NativeEvent, NativeWire
 from ._outputs import rank_key
 
@@ -122,6 +123,11 @@ def _rename_keys(keys: Mapping[str, str], value: Any) -> Any:
 def to_canonical(obj: Mapping[str, Any], wire: NativeWire, native: NativeEvent) -> dict[str, Any]:
     """The canonical payload of a native one (see the module docstring). Keys the
     harness sends that have no canonical meaning are kept as they came."""
+    nest = native.nested or wire.nested
+    inner = obj.get(nest) if nest is not None else None
+    if isinstance(inner, Mapping):  # (Windsurf's tool_info: the event's own fields)
+        flat = {k: v for k, v in obj.items() if k != nest}
+        obj = {**flat, **{k: v for k, v in inner.items() if k not in flat}}
     renames = {**wire.payload_keys, **native.renames}
     out: dict[str, Any] = {"hook_event_name": native.event}
     for key, value in obj.items():
@@ -156,6 +162,10 @@ def to_canonical(obj: Mapping[str, Any], wire: NativeWire, native: NativeEvent) 
                 out[key] = parsed
     if native.tool is not None and "tool_name" not in out:
         out["tool_name"] = native.tool
+    if native.mcp_keys is not None and "tool_name" not in out:
+        server, tool = (obj.get(k) for k in native.mcp_keys)
+        if isinstance(server, str) and isinstance(tool, str):
+            out["tool_name"] = f"mcp__{server}__{tool}"
     if native.lift:
         came = out.pop("tool_input", None)
         tool_input = dict(came) if isinstance(came, Mapping) else {}
@@ -191,21 +201,24 @@ def to_native(payload: Mapping[str, Any], wire: NativeWire, native: NativeEvent)
                 out["hook_event_name"] = native.payload_name
             continue
         if key == "tool_name" and native_name is not None:
-            if native.tool is not None:
+            if native.tool is not None or native.mcp_keys is not None:
                 continue  # the event implies it
             value = native_name
         if key == "tool_input" and isinstance(value, Mapping):
+            keys = wire.tool_input_keys.get(native_name or "")
+            if keys is not None:
+                value = _rename_keys({v: k for k, v in keys.items()}, value)
             if native.lift:
                 for lifted in native.lift:
                     if lifted in value:
                         out[lifted] = value[lifted]
                 continue
-            keys = wire.tool_input_keys.get(native_name or "")
-            if keys is not None:
-                value = _rename_keys({v: k for k, v in keys.items()}, value)
         new = back.get(key, key)
         if new not in out:
             out[new] = value
+    nest = native.nested or wire.nested
+    if nest is not None and native.nested_keys:
+        out[nest] = {k: out.pop(k) for k in native.nested_keys if k in out}
     return out
 
 
@@ -291,11 +304,13 @@ def answer_to_native(
     """The harness's answer for a reduced canonical answer, and what could not be said.
 
     ``passthrough`` is the canonical (Claude-shaped) answer, used as it is for events
-    whose answers the harness takes in that shape (Gemini's model events). A block of a
-    continue-loop event when ``loop_count`` has reached ``loop_cap`` is not written
-    (the harness would refuse it), with a ``continuation_cap`` diagnostic. A rewritten
-    tool input is written with the harness's own input keys for ``tool_name`` (the
-    canonical name of the tool called).
+    whose answers the harness takes in that shape (``answer="passthrough"``). The
+    event's own answer fields the row lists (:attr:`AnswerKeys.fields`) are written
+    as they are, under the harness's keys. A block of a continue-loop event when
+    ``loop_count`` has reached ``loop_cap`` is not written (the harness would refuse
+    it), with a ``continuation_cap`` diagnostic. A rewritten tool input is written with
+    the harness's own input keys for ``tool_name`` (the canonical name of the tool
+    called).
     """
     where = native.name
     diags: list[Diagnostic] = []
@@ -320,6 +335,17 @@ def answer_to_native(
             )
         else:
             answer[keys.followup] = v.reason or v.context or "Continue."
+        decision = None
+    elif keys.block_flag is not None and (
+        decision in ("block", "deny") or keys.nearest.get(decision or "") == "block"
+    ):
+        if decision not in ("block", "deny"):
+            diags.append(
+                _note(f"{native.name} has no {decision!r}; answered as a block, the nearest", where)
+            )
+        answer[keys.block_flag] = True
+        for rkey in keys.reasons:
+            answer[rkey] = v.reason or f"blocked by a {native.name} hook"
         decision = None
     elif decision in ("block", "deny") and keys.block_as_continue_false:
         answer[keys.continue_key or "continue"] = False
@@ -352,10 +378,10 @@ def answer_to_native(
             diags.append(_note(f"{native.name} cannot express {decision!r}; left out", where))
         else:
             assert keys.decision is not None
-            answer[keys.decision] = value
+            _put(answer, keys.decision, value)  # (dotted: Augment's hookSpecificOutput)
             if v.reason:
                 for rkey in keys.reasons:
-                    answer[rkey] = v.reason
+                    _put(answer, rkey, v.reason)
             if keys.interrupt and v.interrupt:
                 answer[keys.interrupt] = True
     if v.updated_input is not None:
@@ -394,10 +420,16 @@ def answer_to_native(
             answer[keys.system_message] = output.system_message
         else:
             diags.append(_note(f"{native.name} shows no systemMessage; left out", where))
+    for name, key in keys.fields.items():
+        value = getattr(output, name, None)
+        if value is not None:
+            _put(answer, key, to_json(value, wire="claude", output=True))
     left = sorted(
         a.name
         for a in attrs.fields(type(output))
-        if a.name not in _SAID and getattr(output, a.name) not in (None, {}, False)
+        if a.name not in _SAID
+        and a.name not in keys.fields
+        and getattr(output, a.name) not in (None, {}, False)
     )
     if left:
         diags.append(_note(f"{native.name} has no place for {', '.join(left)}; left out", where))
@@ -460,6 +492,9 @@ def answer_from_native(
         follow = take(keys.followup)
         if isinstance(follow, str) and follow:
             out["decision"], out["reason"] = "block", follow
+    flag = rest.pop(keys.block_flag, None) if keys.block_flag is not None else None
+    if flag is True:
+        verdict = "deny"
     if keys.block_as_continue_false and rest.get(keys.continue_key or "continue") is False:
         rest.pop(keys.continue_key or "continue")
         out["decision"] = "block"
@@ -468,6 +503,13 @@ def answer_from_native(
     updated = take(keys.updated_input)
     context = take(keys.context)
     interrupt = take(keys.interrupt)
+    if keys.fields:
+        codecs = {fc.name: fc for fc in field_codecs(spec_for(native.event).output_type, True)}
+        for name, native_key in keys.fields.items():
+            value = take(native_key)
+            fc = codecs.get(name)
+            if value is not None and fc is not None:
+                (specific if fc.info.specific else out)[fc.claude_key] = value
     if verdict is not None:
         if native.event == "PermissionRequest":
             block: dict[str, Any] = {"behavior": verdict}
@@ -495,6 +537,8 @@ def answer_from_native(
     inner = rest.pop(_SPECIFIC, None) if wire.specific_key else None
     if isinstance(inner, Mapping):
         specific = {**inner, **specific}
+        if specific.get("hookEventName") == native.name:  # the harness's name of it
+            specific["hookEventName"] = native.event
     if specific:
         specific.setdefault("hookEventName", native.event)
         out[_SPECIFIC] = specific

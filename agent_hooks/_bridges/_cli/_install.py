@@ -18,9 +18,19 @@ harness            project file                                  user file
 ``gemini``         ``.gemini/settings.json``                     ``~/.gemini/settings.json``
 ``cursor``         ``.cursor/hooks.json``                        ``~/.cursor/hooks.json``
 ``copilot``        ``.github/hooks/agent-hooks.json``            ``$COPILOT_HOME/hooks/agent-hooks.json``
+``factory``        ``.factory/settings.json``                    ``~/.factory/settings.json``
+``qwen``           ``.qwen/settings.json``                       ``~/.qwen/settings.json``
+``openhands``      ``.openhands/hooks.json``                     ``~/.openhands/hooks.json``
+``trae``           ``.trae/hooks.json``                          ``~/.trae/hooks.json``
+``qoder``          ``.qoder/settings.json``                      ``~/.qoder/settings.json``
+``windsurf``       ``.windsurf/hooks.json``                      ``~/.codeium/windsurf/hooks.json``
+``cline``          ``.clinerules/hooks/<Event>`` (a script)      ``~/Documents/Cline/Hooks/<Event>``
 =================  ============================================  ===========================
 
-The entry's timeout is the longest timeout of the event's handlers plus 5 seconds, in
+Augment is not installable (it runs only ``.sh`` files, and the entry is a command line);
+nor is Goose (its hooks live only in plugins, which need a manifest of their own).
+
+Windsurf's entries have no timeout (it documents none). The entry's timeout is the longest timeout of the event's handlers plus 5 seconds, in
 the harness's unit. A harness file that is one of the ``--config`` files is refused (the
 harness would call agent-hooks, which would run that file's entry again, forever).
 """
@@ -40,7 +50,15 @@ import attrs
 
 from ._run import add_load_options, load_hooks, quiet_diagnostics_log
 
-__all__ = ["HARNESSES", "Harness", "install_entries", "register", "uninstall_entries"]
+__all__ = [
+    "HARNESSES",
+    "Harness",
+    "install_entries",
+    "install_files",
+    "register",
+    "uninstall_entries",
+    "uninstall_files",
+]
 
 _CLAUDE_EVENTS = (
     "PreToolUse",
@@ -91,6 +109,38 @@ _CODEX_EVENTS = (
     "SubagentStart",
     "SubagentStop",
     "Interrupt",
+)
+
+_OPENHANDS_EVENTS = (
+    "PreToolUse",
+    "PostToolUse",
+    "UserPromptSubmit",
+    "Stop",
+    "SessionStart",
+    "SessionEnd",
+)
+_TRAE_EVENTS = (
+    "SessionStart",
+    "UserPromptSubmit",
+    "PreToolUse",
+    "PostToolUse",
+    "Stop",
+    "Notification",
+)
+_QODER_EVENTS = (
+    "SessionStart",
+    "SessionEnd",
+    "UserPromptSubmit",
+    "PreToolUse",
+    "PostToolUse",
+    "PostToolUseFailure",
+    "PermissionRequest",
+    "PermissionDenied",
+    "Stop",
+    "StopFailure",
+    "SubagentStart",
+    "SubagentStop",
+    "PreCompact",
 )
 
 
@@ -151,6 +201,10 @@ class Harness:
     fail_closed_key: str | None = None
     """The entry's own switch that makes the harness block when the command fails
     (Cursor's ``failClosed``), set by ``install --fail-closed``."""
+    per_event_files: bool = False
+    """The harness's hooks are executable files named by their event in a directory (Cline):
+    ``project_file`` and ``user_file`` are that directory, and install writes one small
+    shell script per event (an existing file it did not write is left alone)."""
 
 
 def _native_events(dialect_name: str) -> Callable[[str], list[str]]:
@@ -161,6 +215,20 @@ def _native_events(dialect_name: str) -> Callable[[str], list[str]]:
         assert native is not None
         found = native.for_event(event)
         return [found.name] if found is not None else []
+
+    return events
+
+
+def _every_native_event(dialect_name: str) -> Callable[[str], list[str]]:
+    """Every native event of a canonical one (Windsurf: ``pre_run_command``,
+    ``pre_read_code`` ... are all PreToolUse)."""
+
+    def events(event: str) -> list[str]:
+        from ..._wire._dialects import get_dialect
+
+        native = get_dialect(dialect_name).native
+        assert native is not None
+        return [e.name for e in native.events if e.event == event]
 
     return events
 
@@ -224,11 +292,76 @@ HARNESSES: Mapping[str, Harness] = {
             head={"version": 1},
             names_event=True,
         ),
+        Harness(
+            name="factory",
+            project_file=".factory/settings.json",
+            user_file=_env_home("FACTORY_HOME_OVERRIDE", ".factory", "settings.json"),
+            events=_native_events("factory"),
+            entry=_grouped,
+            commands=_grouped_command,
+        ),
+        Harness(
+            name="qwen",
+            project_file=".qwen/settings.json",
+            user_file=lambda home: home / ".qwen" / "settings.json",
+            events=_native_events("qwen"),
+            entry=_grouped,
+            commands=_grouped_command,
+        ),
+        Harness(
+            name="openhands",
+            project_file=".openhands/hooks.json",
+            user_file=lambda home: home / ".openhands" / "hooks.json",
+            events=_listed(_OPENHANDS_EVENTS),
+            entry=_grouped,
+            commands=_grouped_command,
+        ),
+        Harness(
+            name="trae",
+            project_file=".trae/hooks.json",
+            user_file=lambda home: home / ".trae" / "hooks.json",
+            events=_listed(_TRAE_EVENTS),
+            entry=_grouped,
+            commands=_grouped_command,
+            head={"version": 1},
+        ),
+        Harness(
+            name="cline",
+            project_file=".clinerules/hooks",
+            user_file=lambda home: home / "Documents" / "Cline" / "Hooks",
+            events=_native_events("cline"),
+            entry=lambda command, _timeout, _unit: {"command": command},
+            commands=_flat_command("command"),
+            per_event_files=True,
+        ),
+        Harness(
+            name="windsurf",
+            project_file=".windsurf/hooks.json",
+            user_file=lambda home: home / ".codeium" / "windsurf" / "hooks.json",
+            events=_every_native_event("windsurf"),
+            entry=lambda command, _timeout, _unit: {"command": command},
+            commands=_flat_command("command"),
+        ),
+        Harness(
+            name="qoder",
+            project_file=".qoder/settings.json",
+            user_file=lambda home: home / ".qoder" / "settings.json",
+            events=_listed(_QODER_EVENTS),
+            entry=_grouped,
+            commands=_grouped_command,
+        ),
     )
 }
 """Every harness ``install`` knows, by name."""
 
-_ALIASES = {"claude-code": "claude", "gemini-cli": "gemini", "github-copilot": "copilot"}
+_ALIASES = {
+    "claude-code": "claude",
+    "gemini-cli": "gemini",
+    "github-copilot": "copilot",
+    "factory-droid": "factory",
+    "droid": "factory",
+    "qwen-code": "qwen",
+}
 
 
 def register(subparsers: Any) -> None:
@@ -242,7 +375,8 @@ def register(subparsers: Any) -> None:
             "--harness",
             required=True,
             metavar="NAME",
-            help="claude, codex, gemini, cursor or copilot",
+            help="claude, codex, gemini, cursor, copilot, factory, qwen, openhands, trae, qoder, "
+            "windsurf or cline",
         )
         p.add_argument(
             "--scope",
@@ -273,8 +407,24 @@ def register(subparsers: Any) -> None:
         p.set_defaults(func=_install if name == "install" else _uninstall)
 
 
+_NOT_INSTALLABLE = {
+    "augment": "Augment runs only .sh files named in its settings; write a .sh script that "
+    "runs `agent-hooks run --dialect augment --config ...` and name it in "
+    ".augment/settings.json",
+    "goose": "Goose reads hooks only from plugins, whose manifest agent-hooks does not write; "
+    "put a hooks/hooks.json whose commands run `agent-hooks run --dialect goose --config ...` "
+    "in a plugin of yours",
+    "kiro": "Kiro CLI keeps hooks in the configuration of each agent; add entries running "
+    "`agent-hooks run --dialect kiro --config ...` to the agent's hooks",
+}
+"""Harnesses agent-hooks loads but does not install into, and what to do instead."""
+
+
 def _harness(name: str) -> Harness:
-    """Raises: ValueError for a name no harness has."""
+    """Raises: ValueError for a name no harness has, or one install cannot write for."""
+    why = _NOT_INSTALLABLE.get(name)
+    if why is not None:
+        raise ValueError(f"install does not write {name}'s hooks: {why}")
     found = HARNESSES.get(_ALIASES.get(name, name))
     if found is None:
         raise ValueError(f"unknown harness {name!r}; known: {', '.join(HARNESSES)}")
@@ -341,6 +491,59 @@ def uninstall_entries(
     else:
         out.pop("hooks", None)
     return out, removed
+
+
+_MARK = "# written by agent-hooks install; agent-hooks uninstall removes it"
+
+
+def _script(command: str) -> str:
+    return f"#!/bin/sh\n{_MARK}\nexec {command}\n"
+
+
+def install_files(directory: Path, wanted: Mapping[str, str], dry_run: bool) -> int:
+    """One executable script per event of ``wanted`` (event -> command) in ``directory``,
+    named by the event (Cline's hook files). A file of that name that install did not
+    write is left alone (reported); one it wrote is rewritten. Returns how many files
+    were written (or would be, with ``dry_run``: then printed, nothing written)."""
+    written = 0
+    for event, command in wanted.items():
+        path = directory / event
+        text = _script(command)
+        if path.exists():
+            old = path.read_text(encoding="utf-8", errors="replace")
+            if old == text:
+                continue
+            if _MARK not in old:
+                print(f"agent-hooks: {path} is not ours; left as it is", file=sys.stderr)
+                continue
+        written += 1
+        if dry_run:
+            sys.stdout.write(f"--- {path}\n{text}")
+            continue
+        directory.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.agent-hooks.tmp")
+        tmp.write_text(text, encoding="utf-8")
+        tmp.chmod(0o755)
+        os.replace(tmp, path)
+    return written
+
+
+def uninstall_files(directory: Path, prefix: str, dry_run: bool) -> int:
+    """Remove the scripts :func:`install_files` wrote for ``prefix`` (``<program> run
+    --dialect NAME``) from ``directory``, and nothing else. Returns how many."""
+    removed = 0
+    if not directory.is_dir():
+        return 0
+    for path in sorted(directory.iterdir()):
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace") if path.is_file() else ""
+        except OSError:
+            continue
+        if _MARK in text and f"\nexec {prefix}" in text:
+            removed += 1
+            if not dry_run:
+                path.unlink()
+    return removed
 
 
 def _read(path: Path) -> dict[str, Any]:
@@ -431,6 +634,11 @@ def _install(args: argparse.Namespace) -> int:
         for native in natives:
             words = [*base, *(["--event", native] if harness.names_event else []), *tail]
             wanted[native] = (shlex.join(words), timeout)
+    if harness.per_event_files:
+        added = install_files(target, {n: c for n, (c, _) in wanted.items()}, args.dry_run)
+        verb = "would add" if args.dry_run else "added"
+        print(f"agent-hooks: {verb} {added} hook file(s) in {target}", file=sys.stderr)
+        return 0
     try:
         doc = _read(target)
     except ValueError as exc:
@@ -463,6 +671,11 @@ def _uninstall(args: argparse.Namespace) -> int:
         print(f"agent-hooks: {exc}", file=sys.stderr)
         return 1
     target = _target(harness, args)
+    if harness.per_event_files:
+        removed = uninstall_files(target, _prefix(harness, args.program), args.dry_run)
+        verb = "would remove" if args.dry_run else "removed"
+        print(f"agent-hooks: {verb} {removed} hook file(s) from {target}", file=sys.stderr)
+        return 0
     try:
         doc = _read(target)
     except ValueError as exc:

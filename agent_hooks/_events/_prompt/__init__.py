@@ -38,3 +38,8 @@ ESTIMATED_CACHE_WRITE_USD = (
     "Estimated cost in US dollars of writing the context to the new model's prompt cache."
 )
 PRICING = "Where the cost estimate's prices come from (``catalog``)."
+LLM_REQUEST = (
+    "Gemini CLI: the model request, ``{model, messages: [{role, content}], config, "
+    "toolConfig}`` (Gemini CLI 0.61.0 sends text turns only, ``config`` with "
+    "``temperature``, ``topP`` and ``topK``, and no ``toolConfig``)."
+)

@@ -1,0 +1,178 @@
+"""Cline: executable hook files named by their event, no configuration file.
+
+A file ``PreToolUse`` (or ``PreToolUse.sh``, ``.py``, ... the extensions Cline's SDK
+strips) in a hooks directory is a command hook of that event, run as it is (Cline runs
+it through the shell, so its shebang picks the interpreter). Directories, all run
+(Cline runs every hook of an event, global and workspace, and any ``cancel`` wins):
+
+======  ==========================================================  =========
+prec    location                                                    trust
+======  ==========================================================  =========
+200     ``{workspace}/.clinerules/hooks/``, ``{workspace}/.cline/     project
+        hooks/``
+300     ``~/Documents/Cline/Hooks/``, ``~/.cline/hooks/``            -
+        (``$CLINE_DIR/hooks``)
+======  ==========================================================  =========
+
+A file is trusted by its own bytes (the script is the configuration). A file that is
+not executable is reported and skipped (Cline does not run it either); files whose name
+is no event of Cline's (``README.md``) are not hooks and are passed over quietly. Each
+hook gets Cline's payload and answers in Cline's shape; its timeout is Cline's 30 s.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+from collections.abc import Callable
+from pathlib import Path
+
+import attrs
+
+from .._base._diagnostics import DiagnosticCode, Severity
+from .._handlers._kinds import HandlerKinds
+from .._wire._dialects import CLINE
+from ._common import BuildContext, Built, file_project, load_source, parse_group
+from ._native_format import bind_native, native_event_key
+from ._snapshot import LoadedConfig, combine
+from ._trust import TrustPolicy, TrustStore
+
+__all__ = ["cline_event_of", "load_cline", "load_cline_dir"]
+
+TrustArg = TrustPolicy | TrustStore | bool | None
+
+_EXTENSIONS = (".sh", ".bash", ".zsh", ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".py")
+_EXTENSIONS_ALL = (*_EXTENSIONS, ".ps1")
+
+
+def cline_event_of(name: str) -> str | None:
+    """The Cline event a hook file's name stands for (case-insensitive, an extension
+    Cline strips removed), or ``None`` when it is no hook file (or one for the other
+    platform: ``.ps1`` files are Windows's, the others POSIX's)."""
+    wire = CLINE.native
+    assert wire is not None
+    if name.lower().endswith(".ps1") != (os.name == "nt"):
+        return None  # (a file for the other platform: Cline ignores it)
+    stem = name
+    for ext in _EXTENSIONS_ALL:
+        if name.lower().endswith(ext):
+            stem = name[: -len(ext)]
+            break
+    for e in wire.events:
+        if e.name.lower() == stem.lower():
+            return e.name
+    return None
+
+
+def _builder(path: str, event_name: str) -> Callable[[bytes, BuildContext], Built]:
+    def build(data: bytes, ctx: BuildContext) -> Built:
+        built = Built()
+        found = native_event_key(event_name, "", ctx)
+        if found is None:  # pragma: no cover - cline_event_of chose a known name
+            return built
+        event, native = found
+        if not os.access(path, os.X_OK):
+            ctx.report(
+                DiagnosticCode.INVALID_CONFIG,
+                f"{os.path.basename(path)} is not executable; Cline does not run it, nor does "
+                "agent_hooks (chmod +x it)",
+                severity=Severity.WARNING,
+            )
+            return built
+        group = {"hooks": [{"type": "command", "command": shlex.quote(os.path.abspath(path))}]}
+        parsed = parse_group(group, event, event_name, ctx)
+        if parsed is not None:
+            built.groups.append(
+                attrs.evolve(
+                    parsed, nodes=tuple(bind_native(n, CLINE, native) for n in parsed.nodes)
+                )
+            )
+        return built
+
+    return build
+
+
+def load_cline(
+    path: str | os.PathLike[str],
+    *,
+    scope: str | None = None,
+    project_dir: str | os.PathLike[str] | None = None,
+    precedence: int | None = None,
+    trust: TrustArg = None,
+    kinds: HandlerKinds | None = None,
+    data: bytes | None = None,
+    home: str | os.PathLike[str] | None = None,
+) -> LoadedConfig:
+    """One Cline hook file. A file in a workspace needs that workspace's trust.
+
+    A file whose name is no Cline event loads nothing, with a warning that names the
+    events."""
+    label = os.fspath(path)
+    event = cline_event_of(os.path.basename(label))
+    pdir = os.fspath(project_dir) if project_dir is not None else None
+    root = file_project(label, pdir, home=os.fspath(home) if home is not None else None)
+    name = event or os.path.basename(label)
+    config, _ = load_source(
+        label,
+        format="cline",
+        scope=scope or ("project" if root is not None else "user"),
+        dialect=CLINE,
+        builder=_builder(label, name),
+        precedence=precedence,
+        project_dir=root or pdir,
+        trust=trust,
+        kinds=kinds,
+        data=data,
+    )
+    return config
+
+
+def _directories(
+    project_dir: str | os.PathLike[str] | None, home: Path
+) -> list[tuple[Path, str, int]]:
+    found: list[tuple[Path, str, int]] = []
+    if project_dir is not None:
+        root = Path(project_dir)
+        found += [(root / ".clinerules" / "hooks", "project", 200)]
+        found += [(root / ".cline" / "hooks", "project", 200)]
+    cline_dir = os.environ.get("CLINE_DIR")
+    found += [(home / "Documents" / "Cline" / "Hooks", "user", 300)]
+    found += [((Path(cline_dir) if cline_dir else home / ".cline") / "hooks", "user", 300)]
+    return found
+
+
+def load_cline_dir(
+    project_dir: str | os.PathLike[str] | None = None,
+    *,
+    home: str | os.PathLike[str] | None = None,
+    trust: TrustArg = None,
+    kinds: HandlerKinds | None = None,
+) -> LoadedConfig:
+    """Every Cline hook file of the workspace and the user (see the module docstring)."""
+    policy = TrustPolicy.coerce(trust)
+    home_p = Path(home) if home is not None else Path.home()
+    parts = []
+    seen: set[str] = set()
+    for directory, scope, prec in _directories(project_dir, home_p):
+        if not directory.is_dir() or os.path.realpath(directory) in seen:
+            continue
+        seen.add(os.path.realpath(directory))
+        for p in sorted(directory.iterdir()):
+            if p.is_file() and cline_event_of(p.name) is not None:
+                parts.append(
+                    load_cline(
+                        p,
+                        scope=scope,
+                        project_dir=project_dir if scope == "project" else None,
+                        precedence=prec,
+                        trust=policy,
+                        kinds=kinds,
+                        home=home,
+                    )
+                )
+    result = combine(parts)
+
+    def recipe() -> LoadedConfig:
+        return load_cline_dir(project_dir, home=home, trust=policy, kinds=kinds)
+
+    return attrs.evolve(result, recipe=recipe)

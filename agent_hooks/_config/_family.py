@@ -1,0 +1,494 @@
+"""The Claude-compatible harnesses: Factory Droid, Qwen Code, Augment/Auggie, Goose,
+OpenHands, Trae and Qoder. Each keeps Claude Code's file shape (``{"hooks": {Event:
+[{matcher, hooks: [...]}]}}``) in its own places, with small differences; each is a
+:class:`Family` row (its locations, timeout unit, extra keys), read by one builder.
+
+===========  ======================================================  ====  ==========
+harness      location (kind)                                         prec  trust
+===========  ======================================================  ====  ==========
+factory      ``.factory/hooks.json``, legacy ``.factory/hooks/        200   project
+             hooks.json`` (hooks); ``.factory/settings.json``
+             (settings); ``.factory/settings.local.json``             210
+             ``~/.factory/hooks.json``, ``~/.factory/settings.json``  300   -
+             (``$FACTORY_HOME_OVERRIDE`` replaces ``~/.factory``)
+qwen         ``.qwen/settings.json``                                  200   project
+             ``~/.qwen/settings.json``                                300   -
+augment      ``/etc/augment/settings.json``                           100   -
+             ``.augment/settings.local.json``                         210   project
+             ``.augment/settings.json``                               200   project
+             ``~/.augment/settings.json``                             300   -
+goose        ``.agents/plugins/*/hooks/hooks.json``                   400+  project
+             ``~/.agents/plugins/*/hooks/hooks.json``                 400+  -
+openhands    ``.openhands/hooks.json``                                200   project
+             ``~/.openhands/hooks.json`` (unconfirmed: by analogy)    300   -
+trae         ``.trae/hooks.json``                                     200   project
+             ``~/.trae/hooks.json``, ``~/.trae-cn/hooks.json``        300   -
+qoder        ``.qoder/settings.json``, ``.qoder/settings.local.json`` 200   project
+             ``~/.qoder/settings.json``                               300   -
+===========  ======================================================  ====  ==========
+
+All layers add up (every harness here merges them). Schema differences:
+
+* timeouts in the harness's unit (Qwen, Augment: milliseconds; Qwen's ``http`` and
+  ``prompt`` hooks: seconds), read as seconds;
+* ``sequential`` (Qwen), ``metadata`` (Augment), ``loop_limit`` (Trae) on a group and
+  ``description`` on a handler are accepted: agent_hooks runs a group's hooks in
+  parallel and reduces in configuration order, Augment's metadata opt-ins only add
+  payload fields agent_hooks does not produce, and Trae's loop limit has no counter in
+  its payload to enforce it by (a diagnostic of severity info says so);
+* Goose's ``on_failure: block`` is ``on_error: block`` (a hook that fails blocks),
+  ``allow`` is ``on_error: warn``; ``${PLUGIN_ROOT}`` is the plugin's directory;
+* Augment runs only ``.sh`` files: another command is loaded and run all the same,
+  with a warning (``augment_not_sh``-style text, code ``invalid_config``);
+* ``disableAllHooks: true`` in a settings file (Qwen, Factory, Qoder) switches that
+  file's hooks off.
+
+An unknown event is a warning and its hooks are skipped; a bad group or handler is
+dropped alone.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+import attrs
+
+from .._base._diagnostics import DiagnosticCode, Severity
+from .._handlers._kinds import HandlerKinds
+from .._wire._dialects import (
+    AUGMENT,
+    FACTORY,
+    GOOSE,
+    OPENHANDS,
+    QODER,
+    QWEN,
+    TRAE,
+    Dialect,
+)
+from ._common import (
+    BuildContext,
+    Built,
+    ParseFailed,
+    decode_json,
+    describe,
+    disable_config,
+    file_project,
+    join,
+    load_source,
+    parse_event_key,
+    parse_group,
+)
+from ._native_format import bind_native, native_event_key, scaled_timeout
+from ._snapshot import LoadedConfig, combine
+from ._trust import TrustPolicy, TrustStore
+
+__all__ = ["FAMILIES", "Family", "family_of_path", "load_family", "load_family_dir"]
+
+TrustArg = TrustPolicy | TrustStore | bool | None
+
+Kind = Literal["settings", "hooks"]
+
+
+@attrs.frozen(kw_only=True)
+class Family:
+    """One Claude-compatible harness: where its files are and how they differ."""
+
+    name: str
+    """The format name and the dialect's name."""
+    dialect: Dialect
+    project_files: tuple[tuple[str, Kind, int], ...] = ()
+    """(path relative to the project root, kind, precedence)."""
+    user_files: tuple[tuple[str, Kind], ...] = ()
+    """(path relative to the harness's home directory, kind), precedence 300."""
+    user_dir: str = ""
+    """The harness's directory under the home directory (``.factory``)."""
+    user_dir_env: str | None = None
+    """A variable that replaces that directory (``FACTORY_HOME_OVERRIDE``)."""
+    system_files: tuple[str, ...] = ()
+    """Absolute paths of managed files, precedence 100."""
+    plugin_dirs: tuple[str, ...] = ()
+    """Plugin roots (relative to project and home) whose ``*/hooks/hooks.json`` load."""
+    group_keys: frozenset[str] = frozenset()
+    """Keys a matcher group may carry besides ``matcher`` and ``hooks``."""
+    top_keys: frozenset[str] = frozenset({"hooks", "description", "$schema"})
+    """Top-level keys of a stand-alone hooks file."""
+    sh_only: bool = False
+    """The harness runs only ``.sh`` files (Augment)."""
+
+
+FAMILIES: Mapping[str, Family] = {
+    f.name: f
+    for f in (
+        Family(
+            name="factory",
+            dialect=FACTORY,
+            project_files=(
+                (".factory/hooks.json", "hooks", 200),
+                (".factory/hooks/hooks.json", "hooks", 200),
+                (".factory/settings.json", "settings", 200),
+                (".factory/settings.local.json", "settings", 210),
+            ),
+            user_dir=".factory",
+            user_dir_env="FACTORY_HOME_OVERRIDE",
+            user_files=(("hooks.json", "hooks"), ("settings.json", "settings")),
+            top_keys=frozenset({"hooks", "description", "$schema", "allowManagedHooksOnly"}),
+        ),
+        Family(
+            name="qwen",
+            dialect=QWEN,
+            project_files=((".qwen/settings.json", "settings", 200),),
+            user_dir=".qwen",
+            user_files=(("settings.json", "settings"),),
+            group_keys=frozenset({"sequential"}),
+        ),
+        Family(
+            name="augment",
+            dialect=AUGMENT,
+            system_files=("/etc/augment/settings.json",),
+            project_files=(
+                (".augment/settings.json", "settings", 200),
+                (".augment/settings.local.json", "settings", 210),
+            ),
+            user_dir=".augment",
+            user_files=(("settings.json", "settings"),),
+            group_keys=frozenset({"metadata"}),
+            sh_only=True,
+        ),
+        Family(
+            name="goose",
+            dialect=GOOSE,
+            plugin_dirs=(".agents/plugins",),
+        ),
+        Family(
+            name="openhands",
+            dialect=OPENHANDS,
+            project_files=((".openhands/hooks.json", "hooks", 200),),
+            user_dir=".openhands",
+            user_files=(("hooks.json", "hooks"),),
+        ),
+        Family(
+            name="trae",
+            dialect=TRAE,
+            project_files=((".trae/hooks.json", "hooks", 200),),
+            user_dir="",
+            user_files=((".trae/hooks.json", "hooks"), (".trae-cn/hooks.json", "hooks")),
+            group_keys=frozenset({"loop_limit"}),
+            top_keys=frozenset({"hooks", "version", "description", "$schema"}),
+        ),
+        Family(
+            name="qoder",
+            dialect=QODER,
+            project_files=(
+                (".qoder/settings.json", "settings", 200),
+                (".qoder/settings.local.json", "settings", 210),
+            ),
+            user_dir=".qoder",
+            user_files=(("settings.json", "settings"),),
+        ),
+    )
+}
+"""Every Claude-compatible harness, by name."""
+
+_INFO_GROUP_KEYS = {
+    "sequential": "'sequential': agent_hooks runs these hooks in parallel and reduces "
+    "their answers in configuration order",
+    "metadata": "'metadata': Augment's opt-in payload sections are not produced by "
+    "agent_hooks; the hooks get the payload without them",
+    "loop_limit": "'loop_limit': Trae's payload carries no continuation count, so "
+    "agent_hooks cannot enforce it (Trae itself does)",
+}
+_ON_FAILURE = {"block": "block", "allow": "warn"}
+
+
+def family_of_path(parts: list[str]) -> str | None:
+    """The family format of a file from its path components, or ``None``."""
+    if len(parts) < 2:
+        return None
+    name, parent = parts[-1], parts[-2]
+    for fam in FAMILIES.values():
+        for rel, _kind, _prec in fam.project_files:
+            rp = rel.split("/")
+            if parts[-len(rp) :] == rp:
+                return fam.name
+        for rel, _kind in fam.user_files:
+            rp = [p for p in (fam.user_dir, *rel.split("/")) if p]
+            if parts[-len(rp) :] == rp:
+                return fam.name
+        for sys_file in fam.system_files:
+            if parts[-2:] == sys_file.split("/")[-2:]:
+                return fam.name
+    goose = len(parts) >= 5 and parts[-5] == ".agents" and parts[-4] == "plugins"
+    if goose and name == "hooks.json" and parent == "hooks":
+        return "goose"
+    return None
+
+
+def _handler(entry: object, fam: Family, where: str, ctx: BuildContext) -> object:
+    if not isinstance(entry, Mapping):
+        return entry
+    # (Qwen's http and prompt hooks count their timeout in seconds, its commands in ms)
+    unit = fam.dialect.timeout_unit if entry.get("type", "command") == "command" else 1.0
+    out = scaled_timeout(entry, "timeout", unit)
+    out.pop("description", None)
+    failure = out.pop("on_failure", None)
+    if failure is not None:
+        if failure in _ON_FAILURE:
+            out["on_error"] = _ON_FAILURE[failure]
+        else:
+            ctx.report(
+                DiagnosticCode.INVALID_CONFIG,
+                f"'on_failure' must be allow or block, got {describe(failure)}; ignored",
+                location=where,
+                severity=Severity.WARNING,
+            )
+    command = out.get("command")
+    if fam.sh_only and isinstance(command, str):
+        program = command.strip().split(" ", 1)[0].strip("\"'")
+        if not program.endswith(".sh"):
+            ctx.report(
+                DiagnosticCode.INVALID_CONFIG,
+                f"{fam.name} runs only .sh files; {program!r} is run all the same by "
+                "agent_hooks, but the harness itself would not run it",
+                location=where,
+                severity=Severity.WARNING,
+            )
+    return out
+
+
+def family_builder(fam: Family, kind: Kind) -> Any:
+    """The builder of one family's files of ``kind`` (``settings``: other keys are the
+    harness's settings; ``hooks``: a stand-alone hooks file)."""
+
+    def build(data: bytes, ctx: BuildContext) -> Built:
+        built = Built()
+        doc = decode_json(data, ctx)
+        if doc is ParseFailed:
+            return built
+        if not isinstance(doc, Mapping):
+            ctx.report(
+                DiagnosticCode.INVALID_CONFIG,
+                f"the top level must be an object with 'hooks', got {describe(doc)}; file skipped",
+            )
+            return built
+        if kind == "settings":
+            value = doc.get("disableAllHooks")
+            if isinstance(value, bool):
+                built.flags["disableAllHooks"] = value
+        else:
+            for key in doc:
+                if key not in fam.top_keys:
+                    ctx.report(
+                        DiagnosticCode.INVALID_CONFIG,
+                        f"unknown top-level field {key!r}; ignored",
+                        location=str(key),
+                        severity=Severity.WARNING,
+                    )
+        hooks = doc.get("hooks")
+        if hooks is None:
+            return built
+        if not isinstance(hooks, Mapping):
+            ctx.report(
+                DiagnosticCode.INVALID_CONFIG,
+                f"'hooks' must be an object mapping event names to matcher groups, got {describe(hooks)}; ignored",
+                location="hooks",
+            )
+            return built
+        wire = fam.dialect.native
+        for key, value in hooks.items():
+            native = None
+            if wire is not None:
+                found = native_event_key(key, "hooks", ctx)
+                if found is None:
+                    continue
+                event, native = found
+            else:
+                parsed_event = parse_event_key(key, "hooks", ctx, snake=False)
+                if parsed_event is None:
+                    continue
+                event = parsed_event
+            where = join("hooks", key)
+            if not isinstance(value, list):
+                ctx.report(
+                    DiagnosticCode.INVALID_CONFIG,
+                    f"{key} must be a list of matcher groups, got {describe(value)}; dropped",
+                    location=where,
+                )
+                continue
+            for gi, group in enumerate(value):
+                gwhere = f"{where}[{gi}]"
+                if isinstance(group, Mapping) and isinstance(group.get("hooks"), list):
+                    group = {
+                        **group,
+                        "hooks": [
+                            _handler(h, fam, f"{gwhere}.hooks[{hi}]", ctx)
+                            for hi, h in enumerate(group["hooks"])
+                        ],
+                    }
+                parsed = parse_group(group, event, gwhere, ctx, extra_keys=fam.group_keys)
+                if parsed is None:
+                    continue
+                for extra in fam.group_keys:
+                    if isinstance(group, Mapping) and extra in group:
+                        ctx.report(
+                            DiagnosticCode.INVALID_CONFIG,
+                            _INFO_GROUP_KEYS[extra],
+                            location=gwhere,
+                            severity=Severity.INFO,
+                        )
+                if parsed.matcher in ("", "*"):
+                    parsed = attrs.evolve(parsed, matcher=None)
+                if native is not None:
+                    d, n = fam.dialect, native
+                    parsed = attrs.evolve(
+                        parsed, nodes=tuple(bind_native(x, d, n) for x in parsed.nodes)
+                    )
+                built.groups.append(parsed)
+        return built
+
+    return build
+
+
+def _probe(data: bytes) -> bool:
+    import json
+
+    try:
+        doc = json.loads(data.decode("utf-8-sig") or "{}")
+    except (ValueError, RecursionError):
+        return True
+    return not isinstance(doc, dict) or any(
+        doc.get(k) is not None for k in ("hooks", "disableAllHooks")
+    )
+
+
+def _kind_of(fam: Family, path: str) -> Kind:
+    return "settings" if os.path.basename(path).startswith("settings") else "hooks"
+
+
+def load_family(
+    path: str | os.PathLike[str],
+    *,
+    family: str,
+    scope: str | None = None,
+    project_dir: str | os.PathLike[str] | None = None,
+    precedence: int | None = None,
+    trust: TrustArg = None,
+    kinds: HandlerKinds | None = None,
+    data: bytes | None = None,
+    home: str | os.PathLike[str] | None = None,
+) -> LoadedConfig:
+    """One file of the Claude-compatible harness ``family`` (see the module docstring).
+    A file inside a project is that project's and needs its trust.
+
+    Raises:
+        KeyError: ``family`` is not one of :data:`FAMILIES`.
+    """
+    fam = FAMILIES[family]
+    label = os.fspath(path)
+    pdir = os.fspath(project_dir) if project_dir is not None else None
+    root = file_project(label, pdir, home=os.fspath(home) if home is not None else None)
+    sc = scope or ("project" if root is not None else "user")
+    kind = _kind_of(fam, label)
+    env: dict[str, str] = {}
+    parts = Path(label).parts
+    if fam.plugin_dirs and len(parts) >= 3 and parts[-2] == "hooks":
+        env["PLUGIN_ROOT"] = str(Path(os.path.abspath(label)).parent.parent)
+    config, built = load_source(
+        label,
+        format=family,
+        scope=sc,
+        dialect=fam.dialect,
+        builder=family_builder(fam, kind),
+        precedence=precedence,
+        project_dir=root or pdir,
+        trust=trust,
+        kinds=kinds,
+        data=data,
+        env=env,
+        probe=_probe,
+    )
+    if built is not None and built.flags.get("disableAllHooks") is True:
+        config = disable_config(
+            config, "disableAllHooks is true in this file", DiagnosticCode.HOOKS_DISABLED
+        )
+    return config
+
+
+def _loader(family: str) -> Any:
+    def load(path: str | os.PathLike[str], **kw: Any) -> LoadedConfig:
+        return load_family(path, family=family, **kw)
+
+    return load
+
+
+load_factory = _loader("factory")
+load_qwen = _loader("qwen")
+load_augment = _loader("augment")
+load_goose = _loader("goose")
+load_openhands = _loader("openhands")
+load_trae = _loader("trae")
+load_qoder = _loader("qoder")
+
+
+def load_family_dir(
+    family: str,
+    project_dir: str | os.PathLike[str] | None = None,
+    *,
+    home: str | os.PathLike[str] | None = None,
+    trust: TrustArg = None,
+    kinds: HandlerKinds | None = None,
+) -> LoadedConfig:
+    """Every location of the harness ``family`` for ``project_dir`` and ``home``.
+
+    Raises:
+        KeyError: ``family`` is not one of :data:`FAMILIES`.
+    """
+    fam = FAMILIES[family]
+    policy = TrustPolicy.coerce(trust)
+    home_p = Path(home) if home is not None else Path.home()
+    override = os.environ.get(fam.user_dir_env) if fam.user_dir_env else None
+    user = Path(override) if override else home_p / fam.user_dir
+    files: list[tuple[Path, str, int | None]] = [
+        (Path(p), "managed", 100) for p in fam.system_files
+    ]
+    seen: set[str] = set()
+    if project_dir is not None:
+        files += [(Path(project_dir) / rel, "project", prec) for rel, _k, prec in fam.project_files]
+    files += [(user / rel, "user", 300) for rel, _k in fam.user_files]
+    plugin_roots: list[tuple[Path, str]] = []
+    for rel in fam.plugin_dirs:
+        if project_dir is not None:
+            plugin_roots.append((Path(project_dir) / rel, "project"))
+        plugin_roots.append((home_p / rel, "plugin"))
+    i = 0
+    for base, scope in plugin_roots:
+        if base.is_dir():
+            for p in sorted(q for q in base.iterdir() if q.is_dir()):
+                files.append((p / "hooks" / "hooks.json", scope, 400 + i))
+                i += 1
+    parts = []
+    for path, scope, prec in files:
+        real = os.path.realpath(path)
+        if real in seen or not path.is_file():
+            continue
+        seen.add(real)
+        parts.append(
+            load_family(
+                path,
+                family=family,
+                scope=scope,
+                project_dir=project_dir if scope == "project" else None,
+                precedence=prec,
+                trust=policy,
+                kinds=kinds,
+                home=home,
+            )
+        )
+    result = combine(parts)
+
+    def recipe() -> LoadedConfig:
+        return load_family_dir(family, project_dir, home=home, trust=policy, kinds=kinds)
+
+    return attrs.evolve(result, recipe=recipe)

@@ -1,0 +1,225 @@
+"""Kiro: the ``hooks`` of a Kiro CLI 2.x agent configuration (the Amazon Q Developer CLI
+lineage), and a clear refusal of the formats whose contract is not documented.
+
+Agent configurations (format A): ``{"hooks": {"preToolUse": [{"matcher": "execute_bash",
+"command": "./guard.sh", "timeout_ms": 30000}]}}`` beside the agent's other settings.
+Events ``agentSpawn`` (SessionStart), ``userPromptSubmit``, ``preToolUse``,
+``postToolUse`` and ``stop``; ``timeout_ms`` in milliseconds (default 30 s); a matcher is
+an exact tool name, a glob (``fs_*``), ``@server`` or ``@server/tool`` (MCP), ``@builtin``
+or ``*``; ``cache_ttl_seconds`` is accepted (agent_hooks runs the hook every time, with
+an info diagnostic). An entry with ``only_when_turn_complete: true`` is refused (its
+batched ``hook_events`` payload is not documented), alone.
+
+======  =============================================================  =========
+prec    location                                                       trust
+======  =============================================================  =========
+200     ``{project}/.kiro/agents/*.json``,                              project
+        ``{project}/.amazonq/cli-agents/*.json``
+300     ``~/.kiro/agents/*.json``, ``~/.aws/amazonq/cli-agents/*.json`` -
+======  =============================================================  =========
+
+Kiro runs the hooks of the agent in use; agent_hooks cannot know which that is, so
+:func:`load_kiro_dir` loads every agent's (name one with ``--config`` to load it alone).
+
+Kiro v3 / IDE 1.0 hook files (``.kiro/hooks/*.json``, ``"version": "v1"``, named hooks
+with ``trigger`` and ``action``) and the legacy ``*.kiro.hook`` files are refused with an
+``invalid_config`` error: their payloads, exit-status meaning and answers are not
+documented well enough to run them as Kiro would. Such a file loads nothing.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from .._base._diagnostics import DiagnosticCode, Severity
+from .._handlers._kinds import HandlerKinds
+from .._wire._dialects import KIRO
+from ._common import (
+    BuildContext,
+    Built,
+    ParseFailed,
+    decode_json,
+    describe,
+    file_project,
+    load_source,
+    parse_group,
+)
+from ._native_format import bind_native, flat_hook_entries, scaled_timeout
+from ._snapshot import LoadedConfig, combine
+from ._trust import TrustPolicy, TrustStore
+
+__all__ = ["kiro_builder", "kiro_matcher", "load_kiro", "load_kiro_dir"]
+
+TrustArg = TrustPolicy | TrustStore | bool | None
+
+_ENTRY_KEYS = frozenset(
+    {"command", "matcher", "timeout_ms", "cache_ttl_seconds", "only_when_turn_complete"}
+)
+_REFUSED = (
+    "Kiro v3 / IDE hook files ({what}) are not supported: their payloads, exit statuses "
+    "and answers are not documented well enough to run them as Kiro does; nothing in "
+    "this file was loaded (Kiro CLI 2.x agent configurations are supported)"
+)
+
+
+def kiro_matcher(matcher: str) -> str | None:
+    """A Kiro matcher as an anchored regular expression (``None``: every tool)."""
+    if matcher in ("", "*"):
+        return None
+    if matcher == "@builtin":
+        return "[^@].*"
+    if matcher.startswith("@") and "/" not in matcher:
+        return re.escape(matcher) + "/.*"
+    return ".*".join(re.escape(part) for part in matcher.split("*"))
+
+
+def _handler(entry: Mapping[str, Any], where: str, ctx: BuildContext) -> dict[str, Any] | None:
+    for key in entry:
+        if key not in _ENTRY_KEYS:
+            ctx.report(
+                DiagnosticCode.INVALID_CONFIG,
+                f"unknown field {key!r} in a Kiro hook; ignored",
+                location=where,
+                severity=Severity.WARNING,
+            )
+    if entry.get("only_when_turn_complete") is True:
+        ctx.report(
+            DiagnosticCode.INVALID_CONFIG,
+            "'only_when_turn_complete' hooks get a batched payload that is not documented; "
+            "this hook was not loaded",
+            location=where,
+        )
+        return None
+    if entry.get("cache_ttl_seconds") not in (None, 0):
+        ctx.report(
+            DiagnosticCode.INVALID_CONFIG,
+            "'cache_ttl_seconds': agent_hooks does not cache hook results; it runs this hook "
+            "every time",
+            location=where,
+            severity=Severity.INFO,
+        )
+    handler = scaled_timeout(
+        {k: v for k, v in entry.items() if k in ("command", "timeout_ms")},
+        "timeout_ms",
+        KIRO.timeout_unit,
+    )
+    return {"type": "command", **handler}
+
+
+def kiro_builder(data: bytes, ctx: BuildContext) -> Built:
+    """Builder of a Kiro agent configuration (refusing v3 hook files, see the module)."""
+    built = Built()
+    if ctx.label.endswith(".kiro.hook"):
+        ctx.report(DiagnosticCode.INVALID_CONFIG, _REFUSED.format(what="*.kiro.hook"))
+        return built
+    doc = decode_json(data, ctx)
+    if doc is ParseFailed:
+        return built
+    if not isinstance(doc, Mapping):
+        ctx.report(
+            DiagnosticCode.INVALID_CONFIG,
+            f"the top level must be an object, got {describe(doc)}; file skipped",
+        )
+        return built
+    hooks = doc.get("hooks")
+    if isinstance(hooks, list) or "version" in doc:
+        ctx.report(DiagnosticCode.INVALID_CONFIG, _REFUSED.format(what='"version": "v1"'))
+        return built
+    for event, native, at, entry in flat_hook_entries(hooks, ctx):
+        handler = _handler(entry, at, ctx)
+        if handler is None:
+            continue
+        matcher = entry.get("matcher")
+        group: dict[str, Any] = {"hooks": [handler]}
+        if isinstance(matcher, str):
+            group["matcher"] = kiro_matcher(matcher)
+        elif matcher is not None:
+            group["matcher"] = matcher  # (reported by parse_group)
+        parsed = parse_group(group, event, at, ctx)
+        if parsed is None:
+            continue
+        built.groups.append(
+            attrs.evolve(parsed, nodes=tuple(bind_native(n, KIRO, native) for n in parsed.nodes))
+        )
+    return built
+
+
+def load_kiro(
+    path: str | os.PathLike[str],
+    *,
+    scope: str | None = None,
+    project_dir: str | os.PathLike[str] | None = None,
+    precedence: int | None = None,
+    trust: TrustArg = None,
+    kinds: HandlerKinds | None = None,
+    data: bytes | None = None,
+    home: str | os.PathLike[str] | None = None,
+) -> LoadedConfig:
+    """One Kiro agent configuration (or a refused v3 hook file, see the module). A file
+    inside a project needs its trust."""
+    label = os.fspath(path)
+    pdir = os.fspath(project_dir) if project_dir is not None else None
+    root = file_project(label, pdir, home=os.fspath(home) if home is not None else None)
+    config, _ = load_source(
+        label,
+        format="kiro",
+        scope=scope or ("project" if root is not None else "user"),
+        dialect=KIRO,
+        builder=kiro_builder,
+        precedence=precedence,
+        project_dir=root or pdir,
+        trust=trust,
+        kinds=kinds,
+        data=data,
+    )
+    return config
+
+
+def load_kiro_dir(
+    project_dir: str | os.PathLike[str] | None = None,
+    *,
+    home: str | os.PathLike[str] | None = None,
+    trust: TrustArg = None,
+    kinds: HandlerKinds | None = None,
+) -> LoadedConfig:
+    """Every Kiro agent configuration of the project and the user, and the v3 hook files
+    (``.kiro/hooks/``), which are refused with a diagnostic (see the module)."""
+    policy = TrustPolicy.coerce(trust)
+    home_p = Path(home) if home is not None else Path.home()
+    dirs: list[tuple[Path, str, int, str]] = []
+    if project_dir is not None:
+        root = Path(project_dir)
+        dirs += [(root / ".kiro" / "agents", "project", 200, "*.json")]
+        dirs += [(root / ".amazonq" / "cli-agents", "project", 200, "*.json")]
+        dirs += [(root / ".kiro" / "hooks", "project", 200, "*.json")]
+        dirs += [(root / ".kiro" / "hooks", "project", 200, "*.kiro.hook")]
+    dirs += [(home_p / ".kiro" / "agents", "user", 300, "*.json")]
+    dirs += [(home_p / ".aws" / "amazonq" / "cli-agents", "user", 300, "*.json")]
+    dirs += [(home_p / ".kiro" / "hooks", "user", 300, "*.json")]
+    parts = [
+        load_kiro(
+            p,
+            scope=scope,
+            project_dir=project_dir if scope == "project" else None,
+            precedence=prec,
+            trust=policy,
+            kinds=kinds,
+            home=home,
+        )
+        for directory, scope, prec, pattern in dirs
+        if directory.is_dir()
+        for p in sorted(directory.glob(pattern))
+        if p.is_file()
+    ]
+    result = combine(parts)
+
+    def recipe() -> LoadedConfig:
+        return load_kiro_dir(project_dir, home=home, trust=policy, kinds=kinds)
+
+    return attrs.evolve(result, recipe=recipe)

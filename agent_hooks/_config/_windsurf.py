@@ -1,0 +1,199 @@
+"""Windsurf (Cascade hooks): ``hooks.json`` files of ``{"hooks": {event: [{command,
+show_output, working_directory}]}}``, with snake_case events (``pre_run_command`` ...;
+see :mod:`agent_hooks._wire._windsurf`), no matcher, no timeout and no JSON answer.
+
+Layers, all merged and run in this order (Windsurf's: system, user, workspace; its cloud
+dashboard hooks are not files and are not read):
+
+======  ============================================================  =========
+prec    location                                                      trust
+======  ============================================================  =========
+100     system: ``/etc/windsurf/hooks.json`` (macOS ``/Library/       -
+        Application Support/Windsurf/hooks.json``)
+150     ``~/.codeium/windsurf/hooks.json`` (the IDE),                 -
+        ``~/.codeium/hooks.json`` (the JetBrains plugin)
+200     ``{workspace}/.windsurf/hooks.json``                          project
+======  ============================================================  =========
+
+An entry is a command hook of its event: ``command`` runs in a shell,
+``working_directory`` (relative to the workspace root) is its directory, and
+``show_output`` (the Cascade UI's concern) is accepted and ignored. Windsurf documents no
+timeout: agent_hooks gives each hook 60 s. An unknown event is a warning and its hooks
+are skipped; a bad entry is dropped alone. Windsurf has no trust gate for workspace
+hooks; agent_hooks keeps its own (a workspace file loads only when trusted).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+
+import attrs
+
+from .._base._diagnostics import DiagnosticCode, Severity
+from .._handlers._kinds import HandlerKinds
+from .._wire._dialects import WINDSURF
+from ._common import (
+    BuildContext,
+    Built,
+    ParseFailed,
+    decode_json,
+    describe,
+    file_project,
+    json_has_hooks,
+    load_source,
+    parse_group,
+)
+from ._native_format import bind_native, flat_hook_entries
+from ._snapshot import LoadedConfig, combine
+from ._trust import TrustPolicy, TrustStore
+
+__all__ = ["load_windsurf", "load_windsurf_dir", "system_path", "windsurf_builder"]
+
+TrustArg = TrustPolicy | TrustStore | bool | None
+
+_ENTRY_KEYS = frozenset({"command", "show_output", "working_directory"})
+
+
+def _handler(entry: Mapping[str, object], where: str, ctx: BuildContext) -> dict[str, object]:
+    out: dict[str, object] = {"type": "command"}
+    for key, value in entry.items():
+        if key == "command":
+            out["command"] = value
+        elif key == "working_directory":
+            out["working_dir"] = value
+        elif key == "show_output":
+            if not isinstance(value, bool):
+                ctx.report(
+                    DiagnosticCode.INVALID_CONFIG,
+                    f"'show_output' must be true or false, got {describe(value)}; ignored",
+                    location=where,
+                    severity=Severity.WARNING,
+                )
+        else:
+            ctx.report(
+                DiagnosticCode.INVALID_CONFIG,
+                f"unknown field {key!r} in a Windsurf hook (it knows "
+                f"{', '.join(sorted(_ENTRY_KEYS))}); ignored",
+                location=where,
+                severity=Severity.WARNING,
+            )
+    return out
+
+
+def windsurf_builder(data: bytes, ctx: BuildContext) -> Built:
+    """Builder of a Windsurf ``hooks.json``."""
+    built = Built()
+    doc = decode_json(data, ctx)
+    if doc is ParseFailed:
+        return built
+    if not isinstance(doc, Mapping):
+        ctx.report(
+            DiagnosticCode.INVALID_CONFIG,
+            f"the top level must be an object with 'hooks', got {describe(doc)}; file skipped",
+        )
+        return built
+    for key in doc:
+        if key != "hooks":
+            ctx.report(
+                DiagnosticCode.INVALID_CONFIG,
+                f"unknown top-level field {key!r}; ignored",
+                location=str(key),
+                severity=Severity.WARNING,
+            )
+    hooks = doc.get("hooks")
+    for event, native, at, entry in flat_hook_entries(hooks, ctx):
+        # Windsurf has no matcher: the event alone selects (its tool, or any MCP tool)
+        matcher = native.tool or ("mcp__.*" if native.mcp_keys is not None else None)
+        group = {"matcher": matcher, "hooks": [_handler(entry, at, ctx)]}
+        parsed = parse_group(group, event, at, ctx)
+        if parsed is None:
+            continue
+        built.groups.append(
+            attrs.evolve(
+                parsed, nodes=tuple(bind_native(n, WINDSURF, native) for n in parsed.nodes)
+            )
+        )
+    return built
+
+
+def load_windsurf(
+    path: str | os.PathLike[str],
+    *,
+    scope: str | None = None,
+    project_dir: str | os.PathLike[str] | None = None,
+    precedence: int | None = None,
+    trust: TrustArg = None,
+    kinds: HandlerKinds | None = None,
+    data: bytes | None = None,
+    home: str | os.PathLike[str] | None = None,
+) -> LoadedConfig:
+    """One Windsurf ``hooks.json``; a file inside a project (``.windsurf/hooks.json``)
+    is that workspace's and needs its trust."""
+    label = os.fspath(path)
+    pdir = os.fspath(project_dir) if project_dir is not None else None
+    root = file_project(label, pdir, home=os.fspath(home) if home is not None else None)
+    config, _ = load_source(
+        label,
+        format="windsurf",
+        scope=scope or ("project" if root is not None else "user"),
+        dialect=WINDSURF,
+        builder=windsurf_builder,
+        precedence=precedence,
+        project_dir=root or pdir,
+        trust=trust,
+        kinds=kinds,
+        data=data,
+        probe=json_has_hooks,
+    )
+    return config
+
+
+def system_path() -> Path:
+    """Windsurf's system-level hooks file for this platform."""
+    if sys.platform == "darwin":
+        return Path("/Library/Application Support/Windsurf/hooks.json")
+    if os.name == "nt":  # pragma: no cover
+        return Path("C:/ProgramData/Windsurf/hooks.json")
+    return Path("/etc/windsurf/hooks.json")
+
+
+def load_windsurf_dir(
+    project_dir: str | os.PathLike[str] | None = None,
+    *,
+    home: str | os.PathLike[str] | None = None,
+    system: str | os.PathLike[str] | None = None,
+    trust: TrustArg = None,
+    kinds: HandlerKinds | None = None,
+) -> LoadedConfig:
+    """Every Windsurf layer (see the module docstring), in Windsurf's order."""
+    policy = TrustPolicy.coerce(trust)
+    home_p = Path(home) if home is not None else Path.home()
+    files: list[tuple[Path, str, int]] = [
+        (Path(system) if system is not None else system_path(), "managed", 100),
+        (home_p / ".codeium" / "windsurf" / "hooks.json", "user", 150),
+        (home_p / ".codeium" / "hooks.json", "user", 150),
+    ]
+    if project_dir is not None:
+        files.append((Path(project_dir) / ".windsurf" / "hooks.json", "project", 200))
+    parts = [
+        load_windsurf(
+            path,
+            scope=scope,
+            project_dir=project_dir if scope == "project" else None,
+            precedence=prec,
+            trust=policy,
+            kinds=kinds,
+            home=home,
+        )
+        for path, scope, prec in files
+        if path.is_file()
+    ]
+    result = combine(parts)
+
+    def recipe() -> LoadedConfig:
+        return load_windsurf_dir(project_dir, home=home, system=system, trust=policy, kinds=kinds)
+
+    return attrs.evolve(result, recipe=recipe)

@@ -1,0 +1,145 @@
+"""Kiro CLI 2.x hooks through ``agent-hooks run --dialect kiro``: its payloads decode
+without diagnostics, a block is exit 2 with the reason on stderr, and context for
+``agentSpawn`` / ``userPromptSubmit`` is plain stdout."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import agent_hooks
+
+PY = sys.executable
+
+GUARD = """#!/bin/sh
+payload=$(cat)
+case "$payload" in
+  *'"tool_name":"Bash"'*'rm -rf /'*) echo "rm -rf / is not allowed" >&2; exit 2;;
+esac
+exit 0
+"""
+
+EXAMPLES: list[tuple[dict[str, Any], str, dict[str, Any]]] = [
+    ({"hook_event_name": "agentSpawn", "cwd": "/w"}, "SessionStart", {}),
+    (
+        {"hook_event_name": "userPromptSubmit", "cwd": "/w", "prompt": "hi"},
+        "UserPromptSubmit",
+        {"prompt": "hi"},
+    ),
+    (
+        {
+            "hook_event_name": "preToolUse",
+            "cwd": "/w",
+            "tool_name": "execute_bash",
+            "tool_input": {"command": "ls"},
+        },
+        "PreToolUse",
+        {"tool_name": "Bash", "tool_input": {"command": "ls"}},
+    ),
+    (
+        {
+            "hook_event_name": "postToolUse",
+            "cwd": "/w",
+            "tool_name": "fs_write",
+            "tool_input": {"path": "a.rs", "file_text": "x"},
+            "tool_response": {"success": True, "result": ["ok"]},
+        },
+        "PostToolUse",
+        {"tool_name": "Write", "tool_input": {"file_path": "a.rs", "content": "x"}},
+    ),
+    ({"hook_event_name": "stop", "cwd": "/w"}, "Stop", {}),
+]
+
+
+@pytest.mark.parametrize(("payload", "event", "fields"), EXAMPLES, ids=[e[1] for e in EXAMPLES])
+def test_payloads_decode_without_diagnostics(
+    payload: dict[str, Any], event: str, fields: dict[str, Any]
+) -> None:
+    decoded = agent_hooks.decode_payload(payload, dialect="kiro")
+    assert decoded.diagnostics == ()
+    assert decoded.input.hook_event_name == event
+    for key, value in fields.items():
+        assert getattr(decoded.input, key) == value
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "proj"
+    (root / ".claude").mkdir(parents=True)
+    guard = root / "guard.sh"
+    guard.write_text(GUARD)
+    guard.chmod(0o755)
+    ctx = root / "ctx.sh"
+    ctx.write_text(
+        "#!/bin/sh\ncat >/dev/null\n"
+        'echo \'{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"repo is clean"}}\'\n'
+    )
+    ctx.chmod(0o755)
+    settings = {
+        "hooks": {
+            "PreToolUse": [
+                {"matcher": "Bash", "hooks": [{"type": "command", "command": str(guard)}]}
+            ],
+            "SessionStart": [{"hooks": [{"type": "command", "command": str(ctx)}]}],
+        }
+    }
+    (root / ".claude" / "settings.json").write_text(json.dumps(settings))
+    return root
+
+
+def run(project: Path, data: dict[str, Any]) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CLAUDE_")}
+    env.update(HOME=str(project.parent / "home"), XDG_STATE_HOME=str(project.parent / "state"))
+    return subprocess.run(
+        [
+            PY,
+            "-m",
+            "agent_hooks",
+            "run",
+            "--config",
+            str(project / ".claude" / "settings.json"),
+            "--trust-project-hooks",
+            "--dialect",
+            "kiro",
+        ],
+        input=json.dumps(data),
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=project,
+        timeout=60,
+        check=False,
+    )
+
+
+def shell(project: Path, command: str) -> dict[str, Any]:
+    return {
+        "hook_event_name": "preToolUse",
+        "cwd": str(project),
+        "tool_name": "execute_bash",
+        "tool_input": {"command": command},
+    }
+
+
+def test_one_claude_guard_blocks_rm_rf_with_exit_2(project: Path) -> None:
+    proc = run(project, shell(project, "rm -rf /"))
+    assert proc.returncode == 2
+    assert proc.stdout == "" and proc.stderr.strip() == "rm -rf / is not allowed"
+
+
+def test_a_harmless_command_passes_silently(project: Path) -> None:
+    proc = run(project, shell(project, "ls"))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == ""
+
+
+def test_agent_spawn_context_is_plain_stdout(project: Path) -> None:
+    proc = run(project, {"hook_event_name": "agentSpawn", "cwd": str(project)})
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "repo is clean"

@@ -323,6 +323,8 @@ def test_untrusted_project_config_via_run_never_imports(tmp_path: Path, modname:
         "PATH": "/usr/bin:/bin",
         "HOME": str(tmp_path / "home"),
         "XDG_STATE_HOME": str(tmp_path / "state"),
+        # (kept in-process, as tests/conftest.py asks: no resident server outlives the test)
+        **{k: v for k, v in os.environ.items() if k == "AGENT_HOOKS_NO_DAEMON"},
     }
 
     def run(*extra: str) -> subprocess.CompletedProcess[bytes]:
@@ -451,7 +453,8 @@ def test_run_in_an_untrusted_project_never_imports_its_modules(
         "PATH": "/usr/bin:/bin",
         "HOME": str(tmp_path / "home"),
         "XDG_STATE_HOME": str(tmp_path / "state"),
-        **{k: v for k, v in os.environ.items() if k == "PYTHONPATH"},
+        # (AGENT_HOOKS_NO_DAEMON: kept in-process, as tests/conftest.py asks)
+        **{k: v for k, v in os.environ.items() if k in ("PYTHONPATH", "AGENT_HOOKS_NO_DAEMON")},
     }
 
     def run(*extra: str) -> subprocess.CompletedProcess[bytes]:

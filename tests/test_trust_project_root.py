@@ -269,7 +269,8 @@ def test_run_does_not_let_the_payloads_cwd_decide_trust(tmp_path: Path) -> None:
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         "HOME": str(tmp_path / "home"),
         "XDG_STATE_HOME": str(tmp_path / "state"),
-        **{k: v for k, v in os.environ.items() if k == "PYTHONPATH"},
+        # (AGENT_HOOKS_NO_DAEMON: kept in-process, as tests/conftest.py asks)
+        **{k: v for k, v in os.environ.items() if k in ("PYTHONPATH", "AGENT_HOOKS_NO_DAEMON")},
     }
 
     def cli(*args: str, cwd: Path = tmp_path) -> subprocess.CompletedProcess[bytes]:

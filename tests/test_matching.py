@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from agent_hooks import (
     CLAUDE,
@@ -254,6 +256,36 @@ async def test_exact_name_groups_are_indexed_by_name() -> None:
     assert compiled.select(e, tool("Nope")) == ()
     assert await fired(registry, tool("Tool199")) == ["g199", "g200"]
     assert await fired(registry, tool("Shared")) == ["g50", "g150"]
+
+
+_NAMES = ["Bash", "Write", "Edit", "Read", "apply_patch", "run_shell_command", "bash", "Other"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    matchers=st.lists(
+        st.one_of(
+            st.none(),
+            st.just("*"),
+            st.lists(st.sampled_from(_NAMES), min_size=1, max_size=3).map("|".join),
+        ),
+        min_size=1,
+        max_size=8,
+    ),
+    values=st.lists(st.sampled_from([*_NAMES, "Nope"]), min_size=1, max_size=4),
+)
+def test_a_registry_of_names_selects_as_one_with_a_regex_group(
+    matchers: list[str | None], values: list[str]
+) -> None:
+    """Exact-name lookups worked out at registration (no regex group) select what the
+    group-by-group match selects (a regex group that never matches forces it), aliases
+    included."""
+    e = HookEvent.PRE_TOOL_USE
+    plain = sourced(CLAUDE, e, matchers).compile()
+    with_regex = sourced(CLAUDE, e, [*matchers, "(?!x)x"]).compile()
+    for value in values:
+        names = [n.info.name for n in plain.select(e, tool(value))]
+        assert names == [n.info.name for n in with_regex.select(e, tool(value))]
 
 
 # -------------------------------------------------------------- if rules

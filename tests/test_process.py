@@ -22,9 +22,12 @@ from pathlib import Path
 
 import anyio
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from process_helpers import fd_count, is_gone, read_fifo_line, wait_gone
 
 from agent_hooks._handlers import _limits, _process, _process_asyncio, _process_contract
+from agent_hooks._handlers._limits import ALWAYS_PASSED_ENV
 from agent_hooks._handlers._process import (
     DEFAULT_SECRET_PATTERNS,
     ProcessResult,
@@ -853,6 +856,49 @@ def test_scrub_env_custom_patterns() -> None:
     }
     # values are inspected whatever the patterns
     assert scrub_env({"URL": "https://u:p@h/"}, []) == {}
+
+
+def _withheld_by_the_rule(name: str, patterns: list[str]) -> bool:
+    """The name rule of ``scrub_env`` as its docstring states it, read literally."""
+    upper = name.upper()
+    if upper in ALWAYS_PASSED_ENV or upper.startswith(("LC_", "XDG_")):
+        return False
+    words: list[str] = []
+    word = ""
+    for i, ch in enumerate(name):
+        if not (ch.isascii() and ch.isalpha()):
+            word and words.append(word)
+            word = ""
+            continue
+        if word and name[i - 1].islower() and ch.isupper():
+            words.append(word)
+            word = ""
+        word += ch
+    word and words.append(word)
+    for pattern in (p.upper() for p in patterns if p):
+        if not (pattern.isascii() and pattern.isalpha()):
+            if pattern in upper:
+                return True
+        elif any(w.upper().endswith((pattern, pattern + "S")) for w in words):
+            return True
+    return False
+
+
+_NAME_PIECES = ["KEY", "Keys", "key", "token", "TOKENS", "Pat", "pats", "s", "S", "API", "api"]
+_NAME_PIECES += ["x", "Hub", "PATH", "é", "_", "-", ".", "1", "LC_", "XDG_", "HOME"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    name=st.lists(st.sampled_from(_NAME_PIECES), min_size=1, max_size=5).map("".join),
+    patterns=st.lists(
+        st.sampled_from(["KEY", "token", "PAT", "s", "API_KEY", "K8S", "éa", "hub", ""]),
+        max_size=4,
+    ),
+)
+def test_scrub_env_names_follow_the_documented_rule(name: str, patterns: list[str]) -> None:
+    kept = scrub_env({name: "x", "HOME": "/"}, patterns)
+    assert (name not in kept) is _withheld_by_the_rule(name, patterns)
 
 
 def test_default_secret_patterns() -> None:

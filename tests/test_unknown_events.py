@@ -469,3 +469,31 @@ async def test_tool_aliases_and_if_rules_read_the_untyped_payload(tmp_path: Path
     sent = json.loads(got.read_text())
     assert sent["tool_name"] == "Bash" and sent["hook_event_name"] == FUTURE
     assert sent["tool_input"] == {"command": "rm -rf build"}
+
+
+@pytest.mark.anyio
+async def test_a_stream_of_new_event_names_does_not_grow_memory() -> None:
+    """A long-running process (the resident server, ``serve``) meets whatever names its
+    clients send: what it keeps per event must not grow with the names it has seen."""
+    import gc
+    import tracemalloc
+
+    registry = HookRegistry({FUTURE: [HookMatcher(hooks=[lambda input: None])]})
+
+    async def dispatch_names(start: int, count: int) -> None:
+        for i in range(start, start + count):
+            decision = await session.dispatch(UntypedInput(event_name=f"PreFuture{i}Event"))
+            assert decision.results == ()
+
+    async with registry.session(session_id="s") as session:
+        await dispatch_names(0, 100)  # warm: every lazily built table exists now
+        tracemalloc.start()
+        try:
+            gc.collect()
+            before = tracemalloc.get_traced_memory()[0]
+            await dispatch_names(100, 500)
+            gc.collect()
+            grown = tracemalloc.get_traced_memory()[0] - before
+        finally:
+            tracemalloc.stop()
+    assert grown < 128 * 1024, f"{grown} bytes kept after 500 new event names"

@@ -7,7 +7,8 @@ changes after that (except the per-loop process limiters).
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any, Literal, Protocol
 
 import anyio
@@ -124,6 +125,50 @@ class EventIndex:
     """When every group matches everything: the node list, identical commands once."""
     groups: tuple[Group, ...] = ()
     """Every group, in configuration order."""
+    resolved: Mapping[str, tuple[CompiledNode, ...]] | None = None
+    """When no group has a regular expression, what :meth:`select` answers for every
+    value that names a group (itself or through its matcher aliases), worked out at
+    registration; any other value selects :attr:`unmatched`."""
+    unmatched: tuple[CompiledNode, ...] = ()
+    """With :attr:`resolved`: the nodes of the groups matching every value."""
+
+    @classmethod
+    def build(cls, spec: EventSpec, groups: Sequence[Group]) -> EventIndex:
+        """The index of one event's groups (in configuration order), with its lookups
+        worked out once."""
+        always = tuple(g for g in groups if g.matcher.matches_all)
+        exact: dict[str, list[Group]] = {}
+        for g in groups:
+            if g.matcher.names is not None:
+                for name in g.matcher.names:
+                    exact.setdefault(name, []).append(g)
+        regex = tuple(g for g in groups if g.matcher.pattern is not None)
+        index = cls(
+            spec=spec,
+            always=always,
+            exact=MappingProxyType({k: tuple(v) for k, v in exact.items()}),
+            regex=regex,
+            static=(
+                unique(tuple(n for g in groups for n in g.nodes))
+                if len(always) == len(groups)
+                else None
+            ),
+            groups=tuple(groups),
+        )
+        if index.static is not None or regex:
+            return index
+        names = set(exact)
+        if spec.matcher_field == "tool_name":
+            names.update(
+                name
+                for name, aliases in TOOL_MATCHER_ALIASES.items()
+                if any(a in exact for a in aliases)
+            )
+        return attrs.evolve(
+            index,
+            resolved=MappingProxyType({name: index.match(name) for name in names}),
+            unmatched=index.match(None),
+        )
 
     def select(self, value: str | None) -> tuple[CompiledNode, ...]:
         """The nodes whose groups match ``value``, in configuration order. A tool name
@@ -134,6 +179,13 @@ class EventIndex:
             return self.static
         if value is not None and self.spec.matcher_basename:
             value = value.replace("\\", "/").rsplit("/", 1)[-1]
+        if self.resolved is not None:
+            return self.unmatched if value is None else self.resolved.get(value, self.unmatched)
+        return self.match(value)
+
+    def match(self, value: str | None) -> tuple[CompiledNode, ...]:
+        """:meth:`select` for a value as matched (a path already cut to its basename),
+        worked out from the groups."""
         names: tuple[str | None, ...] = (value,)
         if value is not None and self.spec.matcher_field == "tool_name":
             names += TOOL_MATCHER_ALIASES.get(value, ())

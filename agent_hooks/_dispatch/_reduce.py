@@ -15,10 +15,11 @@ session (:class:`OutputFiles`) and replaced by a preview naming it.
 
 from __future__ import annotations
 
+import operator
 import os
 import shutil
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -26,7 +27,6 @@ import attrs
 from .._base._diagnostics import Diagnostic, DiagnosticCode, Severity
 from .._events._capabilities import EventSpec
 from .._events._model import HookInput, HookOutput, Merge
-from .._events._untyped import AnyEvent
 from .._handlers._nodes import HandlerResult, Outcome, enforce_strict_output
 from .._wire._dialects import Dialect
 from .._wire._fields import SavedText, TypeDesc, field_codecs
@@ -50,14 +50,32 @@ class _Step:
     join_companion: bool
 
 
-_PLANS: dict[AnyEvent, tuple[type[HookOutput], tuple[_Step, ...]]] = {}
+@attrs.frozen
+class _Plan:
+    """How answers of one output class fold: its merge steps in field order, and one
+    call that reads those fields of an answer, in the same order."""
+
+    cls: type[HookOutput]
+    steps: tuple[_Step, ...]
+    read: Callable[[HookOutput], tuple[Any, ...]]
+
+    def values(self, output: HookOutput) -> tuple[Any, ...]:
+        """The steps' fields of an answer, in step order; ``None`` for a field an answer
+        of another class (a bare :class:`HookOutput` from a typed callback) lacks."""
+        if isinstance(output, self.cls):
+            return self.read(output)
+        return tuple(getattr(output, step.name, None) for step in self.steps)
 
 
-def _plan(spec: EventSpec) -> tuple[type[HookOutput], tuple[_Step, ...]]:
-    """The event's output class and its merge steps, built on first use."""
-    found = _PLANS.get(spec.event)
+_PLANS: dict[type[HookOutput], _Plan] = {}
+"""Merge plans per output class (every untyped event shares one)."""
+
+
+def _plan(spec: EventSpec) -> _Plan:
+    """The event's merge plan, built on first use of its output class."""
+    cls = spec.output_type
+    found = _PLANS.get(cls)
     if found is None:
-        cls = spec.output_type
         steps = tuple(
             _Step(
                 name=fc.name,
@@ -71,7 +89,13 @@ def _plan(spec: EventSpec) -> tuple[type[HookOutput], tuple[_Step, ...]]:
             for fc in field_codecs(cls, True)
             if fc.info.merge is not Merge.COMPANION
         )
-        _PLANS[spec.event] = found = (cls, steps)
+        names = [step.name for step in steps]
+        read: Callable[[HookOutput], tuple[Any, ...]] = (
+            operator.attrgetter(*names)
+            if len(names) > 1  # (attrgetter of one name gives the value, not a tuple)
+            else lambda output: tuple(getattr(output, name) for name in names)
+        )
+        _PLANS[cls] = found = _Plan(cls=cls, steps=steps, read=read)
     return found
 
 
@@ -94,79 +118,120 @@ def reduce_results(
     ``chained`` tells that rewrites were threaded from handler to handler, so a
     later rewrite building on an earlier one is not reported as an override.
     """
-    cls, plan = _plan(spec)
+    plan = _plan(spec)
     answered = [r for r in results if r.output is not None]
     if not answered:
         return empty_output(spec), ()
+    # field (by its step's place) -> (result, value) of every answer that set it, in order
+    given: dict[int, list[tuple[HandlerResult, Any]]] = {}
+    for r in answered:
+        for i, v in enumerate(plan.values(r.output)):  # type: ignore[arg-type]  # (not None)
+            if v is not None:
+                pairs = given.get(i)
+                if pairs is None:
+                    given[i] = [(r, v)]
+                else:
+                    pairs.append((r, v))
     diags: list[Diagnostic] = []
     values: dict[str, Any] = {}
-    given: dict[str, list[tuple[HandlerResult, Any]]] = {}  # field -> (result, value), in order
-    for r in answered:
-        output = r.output
-        for step in plan:
-            v = getattr(output, step.name, None)
-            if v is not None:
-                given.setdefault(step.name, []).append((r, v))
-    for step in plan:
-        name = step.name
-        pairs = given.get(name)
-        if not pairs:
-            continue
-        merge = step.merge
-        if merge is Merge.FIRST:
-            values[name] = pairs[0][1]
-        elif merge is Merge.LAST:
-            values[name] = pairs[-1][1]
-            if len(pairs) > 1 and not chained:
-                winner = pairs[-1][0]
-                info = winner.handler
-                diags.append(
-                    Diagnostic(
-                        code=DiagnosticCode.OVERRIDDEN,
-                        message=(
-                            f"{step.key} from {', '.join(_who(r) for r, _ in pairs[:-1])} "
-                            f"overridden by {_who(winner)} (last in configuration order wins)"
-                        ),
-                        severity=Severity.WARNING,
-                        source=info.source if info else None,
-                        location=info.location if info else None,
-                        handler=info.name if info else None,
-                    )
-                )
-        elif merge is Merge.JOIN:
-            values[name] = _join([v for _, v in pairs])
-        elif merge is Merge.CONCAT:
-            values[name] = "".join([v if type(v) is str else str(v) for _, v in pairs])
-        elif merge is Merge.ALL:
-            values[name] = all(bool(v) for _, v in pairs)
-        elif merge is Merge.ANY:
-            values[name] = any(bool(v) for _, v in pairs)
-        elif merge is Merge.UPDATE:
-            merged: dict[str, Any] = {}
-            for _, v in pairs:
-                merged.update(v)
-            values[name] = merged
-        elif merge is Merge.UNION:
-            values[name] = _unite([v for _, v in pairs], step)
-        elif merge is Merge.RANK:
-            order, rank_by, weakest = step.order, step.rank_by, len(step.order)
-            ranked = [(r, v, getattr(v, rank_by) if rank_by else v) for r, v in pairs]
-            best = min(ranked, key=lambda p: order.get(p[2], weakest))
-            values[name] = best[1]
-            companion = step.companion
-            if companion and not rank_by:
-                texts = [
-                    text
-                    for r, _, k in ranked
-                    if k == best[2] and (text := getattr(r.output, companion, None)) is not None
-                ]
-                if texts:
-                    values[companion] = _join(texts) if step.join_companion else texts[0]
+    steps = plan.steps
+    for i in sorted(given):
+        step = steps[i]
+        _MERGES[step.merge](step, given[i], values, diags, chained)
     for name, where in _PASSTHROUGH:
         merged = _merge_unknown(answered, name, where, diags)
         if merged:
             values[name] = merged
-    return cls(**values), tuple(diags)
+    return plan.cls(**values), tuple(diags)
+
+
+_Pairs = list[tuple[HandlerResult, Any]]
+
+
+def _first(step: _Step, pairs: _Pairs, values: dict[str, Any], *_rest: Any) -> None:
+    values[step.name] = pairs[0][1]
+
+
+def _last(
+    step: _Step, pairs: _Pairs, values: dict[str, Any], diags: list[Diagnostic], chained: bool
+) -> None:
+    values[step.name] = pairs[-1][1]
+    if len(pairs) > 1 and not chained:
+        winner = pairs[-1][0]
+        info = winner.handler
+        diags.append(
+            Diagnostic(
+                code=DiagnosticCode.OVERRIDDEN,
+                message=(
+                    f"{step.key} from {', '.join(_who(r) for r, _ in pairs[:-1])} "
+                    f"overridden by {_who(winner)} (last in configuration order wins)"
+                ),
+                severity=Severity.WARNING,
+                source=info.source if info else None,
+                location=info.location if info else None,
+                handler=info.name if info else None,
+            )
+        )
+
+
+def _joined(step: _Step, pairs: _Pairs, values: dict[str, Any], *_rest: Any) -> None:
+    values[step.name] = _join([v for _, v in pairs])
+
+
+def _concat(step: _Step, pairs: _Pairs, values: dict[str, Any], *_rest: Any) -> None:
+    values[step.name] = "".join([v if type(v) is str else str(v) for _, v in pairs])
+
+
+def _all(step: _Step, pairs: _Pairs, values: dict[str, Any], *_rest: Any) -> None:
+    values[step.name] = all(bool(v) for _, v in pairs)
+
+
+def _any(step: _Step, pairs: _Pairs, values: dict[str, Any], *_rest: Any) -> None:
+    values[step.name] = any(bool(v) for _, v in pairs)
+
+
+def _update(step: _Step, pairs: _Pairs, values: dict[str, Any], *_rest: Any) -> None:
+    merged: dict[str, Any] = {}
+    for _, v in pairs:
+        merged.update(v)
+    values[step.name] = merged
+
+
+def _union(step: _Step, pairs: _Pairs, values: dict[str, Any], *_rest: Any) -> None:
+    values[step.name] = _unite([v for _, v in pairs], step)
+
+
+def _rank(step: _Step, pairs: _Pairs, values: dict[str, Any], *_rest: Any) -> None:
+    """The strongest value (first in configuration order among equals); its companion
+    field (a reason) from the answers that gave that value: joined or the first."""
+    order, rank_by, weakest = step.order, step.rank_by, len(step.order)
+    ranked = [(r, v, getattr(v, rank_by) if rank_by else v) for r, v in pairs]
+    best = min(ranked, key=lambda p: order.get(p[2], weakest))
+    values[step.name] = best[1]
+    companion = step.companion
+    if companion and not rank_by:
+        texts = [
+            text
+            for r, _, k in ranked
+            if k == best[2] and (text := getattr(r.output, companion, None)) is not None
+        ]
+        if texts:
+            values[companion] = _join(texts) if step.join_companion else texts[0]
+
+
+_MERGES: Mapping[Merge, Callable[[_Step, _Pairs, dict[str, Any], list[Diagnostic], bool], None]] = {
+    Merge.FIRST: _first,
+    Merge.LAST: _last,
+    Merge.JOIN: _joined,
+    Merge.CONCAT: _concat,
+    Merge.ALL: _all,
+    Merge.ANY: _any,
+    Merge.UPDATE: _update,
+    Merge.UNION: _union,
+    Merge.RANK: _rank,
+}
+"""How each merge rule folds the values of one field (``values[name]``; a rule may also
+set its companion field or report an override)."""
 
 
 def _unite(objects: Sequence[Any], step: _Step) -> Any:
@@ -388,22 +453,23 @@ class OutputFiles:
         characters saved to a file and replaced by :func:`saved_message`."""
         notes: list[Diagnostic] = []
 
-        def capped(obj: Any, prefix: str) -> Any:
+        def capped(obj: Any, trail: tuple[str, ...]) -> Any:
             messages, others = _capped_fields(type(obj))
             changes: dict[str, Any] = {}
             for name in messages:
                 value = getattr(obj, name)
                 if isinstance(value, str) and len(value) > limit:
-                    changes[name] = self._saved(value, f"{prefix}{name}", notes)
+                    label = f"{spec.event.value}-{''.join(f'{t}.' for t in trail)}{name}"
+                    changes[name] = self._saved(value, label, notes)
             for name in others:
                 value = getattr(obj, name)
                 if value is not None and attrs.has(type(value)):
-                    inner = capped(value, f"{prefix}{name}.")
+                    inner = capped(value, (*trail, name))
                     if inner is not value:
                         changes[name] = inner
             return attrs.evolve(obj, **changes) if changes else obj
 
-        return capped(output, f"{spec.event.value}-"), tuple(notes)
+        return capped(output, ()), tuple(notes)
 
     def _saved(self, text: str, label: str, notes: list[Diagnostic]) -> SavedText:
         full = text.full if type(text) is SavedText else text

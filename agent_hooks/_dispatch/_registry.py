@@ -31,7 +31,6 @@ from ._compiled import (
     EventIndex,
     Execution,
     Group,
-    unique,
 )
 from ._matching import CompiledMatcher, IfRule, compile_matcher, parse_if_rule
 from ._observe import Observer
@@ -440,22 +439,8 @@ def _compile(reg: HookRegistry) -> CompiledRegistry:
     index: dict[AnyEvent, EventIndex] = {}
     flat: dict[AnyEvent, tuple[CompiledNode, ...]] = {}
     for event, groups in per_event.items():
-        always = tuple(g for g in groups if g.matcher.matches_all)
-        exact: dict[str, list[Group]] = {}
-        for g in groups:
-            if g.matcher.names is not None:
-                for name in g.matcher.names:
-                    exact.setdefault(name, []).append(g)
-        regex = tuple(g for g in groups if g.matcher.pattern is not None)
+        index[event] = EventIndex.build(spec_for(event), groups)
         all_nodes = tuple(n for g in groups for n in g.nodes)
-        index[event] = EventIndex(
-            spec=spec_for(event),
-            always=always,
-            exact=MappingProxyType({k: tuple(v) for k, v in exact.items()}),
-            regex=regex,
-            static=unique(all_nodes) if len(always) == len(groups) else None,
-            groups=tuple(groups),
-        )
         flat[event] = all_nodes
     return CompiledRegistry(
         registry=reg,

@@ -85,18 +85,8 @@ def _if_matches(rule: IfRule, input: HookInput[Any]) -> bool:
     return any(rule.matches(n, args, input.cwd) for n in names)
 
 
-async def _attempt(cn: CompiledNode, call: HookCall) -> HandlerResult:
-    """Call a node; an exception it raises, or an answer that is not a result, becomes
-    an ERROR result (cancellation passes through)."""
-    try:
-        answer: object = await cn.node.call(call)
-    except Exception as exc:
-        return _raised(exc)
-    if isinstance(answer, HandlerResult):
-        return answer
-    return _raised(
-        TypeError(f"the handler's node returned {type(answer).__name__}, not a HandlerResult")
-    )
+_UNANSWERED = object()
+"""What a run holds until its node answers (it stays when the deadline passed first)."""
 
 
 def _timed_out(timeout: float) -> HandlerResult:
@@ -393,7 +383,7 @@ class Session:
             diags.extend(
                 _lifecycle.directory_diagnostics(self._compiled, self.cwd, self.project_dir)
             )
-        if any(d.severity is Severity.ERROR for d in diags):
+        if diags and any(d.severity is Severity.ERROR for d in diags):
             from .._base._diagnostics import log_errors
             from ._observe import LoggingObserver
 
@@ -610,11 +600,24 @@ class Session:
         if seen is not None and not announced:
             self._started(cn, spec, seen)
         start = time.perf_counter()
-        result: HandlerResult | None = None
+        answer: object = _UNANSWERED
         with scope:
-            result = await _attempt(cn, call)
-        if result is None:  # (the deadline passed before it answered)
+            # An exception, or an answer that is not a result, is an ERROR result
+            # (cancellation passes through).
+            try:
+                answer = await cn.node.call(call)
+            except Exception as exc:
+                answer = _raised(exc)
+        if isinstance(answer, HandlerResult):
+            result = answer
+        elif answer is _UNANSWERED:  # (the deadline passed before it answered)
             result = _timed_out(timeout)
+        else:
+            result = _raised(
+                TypeError(
+                    f"the handler's node returned {type(answer).__name__}, not a HandlerResult"
+                )
+            )
         result = settle_result(
             spec,
             cn.dialect,
@@ -645,9 +648,13 @@ class Session:
             outcome=result.outcome,
             output=result.output,
             diagnostics=tuple(
-                d.at(source=info.source, location=info.location, handler=info.name)
-                for d in result.diagnostics
-            ),
+                [
+                    d.at(source=info.source, location=info.location, handler=info.name)
+                    for d in result.diagnostics
+                ]
+            )
+            if result.diagnostics
+            else (),
             duration=time.perf_counter() - start,
             exit_code=result.exit_code,
             reason=result.reason,

@@ -42,6 +42,7 @@ Rules the table obeys: every :class:`~agent_hooks.HookEvent` has exactly one row
 from __future__ import annotations
 
 import enum
+import functools
 from collections.abc import Mapping
 from typing import Any, cast
 
@@ -160,33 +161,34 @@ class EventSpec:
         """Whether this version types the event (``False``: :func:`untyped_spec`)."""
         return isinstance(self.event, HookEvent)
 
-    @property
+    @functools.cached_property
     def input_type(self) -> type[HookInput[Any]]:
         """The event's input class (its module is imported on first use)."""
         if isinstance(self.event, UntypedEvent):
             return UntypedInput
         return input_class(self.event)
 
-    @property
+    @functools.cached_property
     def output_type(self) -> type[HookOutput]:
         """The event's output class."""
         return self.input_type.output_type
 
-    @property
+    @functools.cached_property
     def honoured_fields(self) -> frozenset[str]:
         """Output fields (Python names) this event acts on; others are ignored with a diagnostic."""
-        found = _HONOURED_CACHE.get(self.event)
+        cls = self.output_type
+        key = (cls, self.top_level_decision)
+        found = _HONOURED_CACHE.get(key)
         if found is None:
-            own = {a.name for a in attrs.fields(self.output_type)} - {
-                a.name for a in attrs.fields(HookOutput)
-            }
+            own = {a.name for a in attrs.fields(cls)} - {a.name for a in attrs.fields(HookOutput)}
             extra = _DECISION_FIELDS if self.top_level_decision else frozenset()
-            found = _HONOURED_CACHE[self.event] = frozenset(own) | UNIVERSAL_OUTPUT_FIELDS | extra
+            found = _HONOURED_CACHE[key] = frozenset(own) | UNIVERSAL_OUTPUT_FIELDS | extra
         return found
 
 
-# Derived per-event data, computed once (the rows themselves are frozen values).
-_HONOURED_CACHE: dict[HookEvent | UntypedEvent, frozenset[str]] = {}
+# Derived data, computed once per output class (not per event: every untyped event
+# shares one class, so a stream of new event names cannot grow it).
+_HONOURED_CACHE: dict[tuple[type[HookOutput], bool], frozenset[str]] = {}
 
 _T = ContextLifetime
 _TOOL = "tool_name"

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import functools
 import inspect
-from collections.abc import Callable, Mapping
-from typing import Any, Literal
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, Literal, cast
 
 import anyio.to_thread
 import attrs
@@ -186,7 +186,7 @@ def _interpret(call: HookCall, answer: Any, name: str) -> HandlerResult:
                     ),
                 ),
             )
-        if any(d.code in _INVALID_ANSWER for d in decoded.diagnostics):
+        if decoded.diagnostics and any(d.code in _INVALID_ANSWER for d in decoded.diagnostics):
             return _invalid(name, decoded.diagnostics)
         return HandlerResult(output=decoded.output, diagnostics=decoded.diagnostics)
     return _error(
@@ -217,8 +217,10 @@ def callback_node(
         getattr(fn, "__call__", None)  # noqa: B004 - async callable objects
     )
 
-    async def invoke(*args: Any) -> Any:
-        if thread and not is_async:
+    async def run_plain(*args: Any) -> Any:
+        """A plain callable: in a worker thread when ``thread``; an awaitable it
+        returns is awaited."""
+        if thread:
             answer = await anyio.to_thread.run_sync(
                 functools.partial(fn, *args), abandon_on_cancel=True
             )
@@ -228,23 +230,23 @@ def callback_node(
             answer = await answer
         return answer
 
+    invoke = cast("Callable[..., Awaitable[Any]]", fn) if is_async else run_plain
+    typed = kind == "typed"
+
     async def call(c: HookCall) -> HandlerResult:
         try:
-            return await answer_for(c)
+            if typed:
+                answer = await invoke(c.input)
+            else:  # (context: the Claude Agent SDK's, whose "signal" is reserved there)
+                tool_use_id = getattr(c.input, "tool_use_id", None)
+                answer = await invoke(c.payload("claude"), tool_use_id, {"signal": None})
         except SystemExit as exc:  # a script's habit; it must not end the dispatching process
             return _error(
                 f"{display} called sys.exit({short_repr(exc.code)}); a Python hook returns its answer "
                 "(None for no opinion) instead",
                 DiagnosticCode.HANDLER_ERROR,
             )
-
-    async def answer_for(c: HookCall) -> HandlerResult:
-        if kind == "typed":
-            return _interpret(c, await invoke(c.input), display)
-        # (context: the Claude Agent SDK's, whose "signal" is reserved there)
-        tool_use_id = getattr(c.input, "tool_use_id", None)
-        answer = await invoke(c.payload("claude"), tool_use_id, {"signal": None})
-        if answer is None:
+        if answer is None and not typed:
             return HandlerResult(
                 diagnostics=(
                     Diagnostic(

@@ -38,9 +38,8 @@ only (process groups).
 from __future__ import annotations
 
 import asyncio
-import functools
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import anyio
 
@@ -250,22 +249,23 @@ _URL_CREDENTIALS = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^\s/?#@:]*:[^\s/?#@]+
 _PEM_PRIVATE_KEY = re.compile(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----")
 
 
-@functools.lru_cache(maxsize=4096)
-def _secret_name(name: str, needles: tuple[str, ...]) -> bool:
-    """Whether ``name`` is withheld under the upper-cased ``needles`` (see :func:`scrub_env`)."""
-    upper = name.upper()
-    if upper in ALWAYS_PASSED_ENV or upper.startswith(ALWAYS_PASSED_PREFIXES):
-        return False
-    words = [w.upper() for w in _WORD.findall(name)]
-    for needle in needles:
-        if not (needle.isascii() and needle.isalpha()):
+def _secret_names(needles: tuple[str, ...]) -> Callable[[str], bool]:
+    """The test of :func:`scrub_env` for names under the upper-cased ``needles``, with the
+    needles sorted out once: those of ASCII letters end words (alone or with an ``S``),
+    the others are searched as substrings."""
+    suffixes = tuple(f"{n}{s}" for n in needles if n.isascii() and n.isalpha() for s in ("", "S"))
+    substrings = tuple(n for n in needles if not (n.isascii() and n.isalpha()))
+
+    def secret(name: str) -> bool:
+        upper = name.upper()
+        if upper in ALWAYS_PASSED_ENV or upper.startswith(ALWAYS_PASSED_PREFIXES):
+            return False
+        for needle in substrings:
             if needle in upper:
                 return True
-            continue
-        plural = needle + "S"
-        if any(w.endswith(needle) or w.endswith(plural) for w in words):
-            return True
-    return False
+        return bool(suffixes) and any(w.upper().endswith(suffixes) for w in _WORD.findall(name))
+
+    return secret
 
 
 def secret_value(value: str) -> bool:
@@ -305,9 +305,9 @@ def scrub_env(
     To give one hook a variable this withholds, name it in the hook's own ``env``
     (``env={"DATABASE_URL": "${env.DATABASE_URL}"}``).
     """
-    needles = tuple(p.upper() for p in patterns if p)
+    secret_name = _secret_names(tuple(p.upper() for p in patterns if p))
     return {
         name: value
         for name, value in environ.items()
-        if not (_secret_name(name, needles) or secret_value(value))
+        if not (secret_name(name) or secret_value(value))
     }

@@ -563,7 +563,7 @@ def _parse_answer(data: object, diags: list[Diagnostic]) -> Any:
     does not parse (with a diagnostic)."""
     if data is None:
         return _NO_ANSWER
-    if isinstance(data, Mapping):
+    if isinstance(data, (dict, Mapping)):  # (dict first: no ABC check for the usual case)
         return dict(data)
     if isinstance(data, (bytes, bytearray, memoryview)):
         text = bytes(data).decode("utf-8", errors="replace")
@@ -626,20 +626,25 @@ def decode_output(
     adapter = _ADAPTERS.get(ev) if isinstance(ev, HookEvent) else None
     if adapter is not None:
         obj = adapter(obj, diags)
-    index = _index(spec.output_type)
+    cls = spec.output_type
+    index = _index(cls)
+    honoured = spec.honoured_fields
     values: dict[str, Any] = {}
     kept: dict[str, Any] = {}
     is_async = False
     async_timeout: float | None = None
     for key, value in obj.items():
-        path = f"$.{key}"
-        if key in _SPECIFIC_KEYS:
-            _decode_specific(spec, value, index, values, diags, path, wire)
+        if key in index.top:
+            _set(spec, honoured, index.top[key], value, values, diags, "$", key, wire)
+        elif key in _SPECIFIC_KEYS:
+            _decode_specific(spec, honoured, value, index, values, diags, f"$.{key}", wire)
         elif key in _ASYNC_KEYS:
             if isinstance(value, bool):
                 is_async = value
             else:
-                diags.append(_diag(DiagnosticCode.WRONG_TYPE, f"{key!r} must be a boolean", path))
+                diags.append(
+                    _diag(DiagnosticCode.WRONG_TYPE, f"{key!r} must be a boolean", f"$.{key}")
+                )
         elif key in _ASYNC_TIMEOUT_KEYS:
             if (
                 isinstance(value, (int, float))
@@ -652,17 +657,15 @@ def decode_output(
                     _diag(
                         DiagnosticCode.WRONG_TYPE,
                         f"{key!r} must be a positive number of milliseconds",
-                        path,
+                        f"$.{key}",
                     )
                 )
-        elif key in index.top:
-            _set(spec, index.top[key], value, values, diags, path, wire)
-        elif _unknown(spec, key, path, diags, top_level=True, index=index):
+        elif _unknown(spec, key, f"$.{key}", diags, top_level=True, index=index):
             kept[key] = value
     if kept:
         values["extra"] = kept
     try:
-        output = spec.output_type(**values)
+        output = cls(**values)
     except (TypeError, ValueError) as exc:  # a class-level invariant; keep the answer out
         diags.append(_diag(DiagnosticCode.INVALID_OUTPUT, f"output rejected: {exc}", "$"))
         return DecodedOutput(output=None, diagnostics=tuple(diags))
@@ -708,6 +711,7 @@ def foreign_keys(
 
 def _decode_specific(
     spec: EventSpec,
+    honoured: frozenset[str],
     block: Any,
     index: _OutputIndex,
     values: dict[str, Any],
@@ -735,12 +739,11 @@ def _decode_specific(
                 return
     kept: dict[str, Any] = {}
     for key, value in block.items():
-        if key in _EVENT_NAME_KEYS:
-            continue
-        fpath = f"{path}.{key}"
         if key in index.specific:
-            _set(spec, index.specific[key], value, values, diags, fpath, wire)
-        elif _unknown(spec, key, fpath, diags, top_level=False, index=index):
+            _set(spec, honoured, index.specific[key], value, values, diags, path, key, wire)
+        elif key in _EVENT_NAME_KEYS:
+            continue
+        elif _unknown(spec, key, f"{path}.{key}", diags, top_level=False, index=index):
             kept[key] = value
     if kept:
         values["extra_specific"] = {**values.get("extra_specific", {}), **kept}
@@ -750,7 +753,7 @@ def _same_event(named: object, event: HookEvent | UntypedEvent) -> bool:
     """Whether a ``hookEventName`` names ``event`` (an untyped event: its exact name)."""
     if not isinstance(named, str):
         return False
-    if named == event.value:
+    if named == event:  # (either kind of event is the string of its exact name)
         return True
     if isinstance(event, UntypedEvent):
         return named in (event.value, event.snake)
@@ -762,36 +765,41 @@ def _same_event(named: object, event: HookEvent | UntypedEvent) -> bool:
 
 def _set(
     spec: EventSpec,
+    honoured: frozenset[str],
     fc: FieldCodec,
     value: Any,
     values: dict[str, Any],
     diags: list[Diagnostic],
-    path: str,
+    parent: str,
+    key: str,
     wire: WireFormat,
 ) -> None:
-    if fc.name not in spec.honoured_fields:
+    """Convert one known field's value into ``values`` (at ``parent.key`` of the answer),
+    or say with a diagnostic why it is left out."""
+    name = fc.name
+    if name not in honoured:
         diags.append(
             _diag(
                 DiagnosticCode.UNSUPPORTED_FIELD,
                 f"{spec.event.value} does not honour {fc.key('claude')!r}; ignored",
-                path,
+                f"{parent}.{key}",
             )
         )
         return
-    if fc.name in values:
+    if name in values:
         diags.append(
             _diag(
                 DiagnosticCode.INVALID_VALUE,
                 f"{fc.key('claude')!r} given twice (in two spellings); the first one is kept",
-                path,
+                f"{parent}.{key}",
             )
         )
         return
     try:
-        values[fc.name] = convert(fc.type, value, wire=wire, output=True)
+        values[name] = convert(fc.type, value, wire=wire, output=True)
     except WireBadValue as exc:
         code = DiagnosticCode.INVALID_VALUE if exc.invalid_value else DiagnosticCode.WRONG_TYPE
-        diags.append(_diag(code, f"{fc.key('claude')!r} ignored: {exc}", path))
+        diags.append(_diag(code, f"{fc.key('claude')!r} ignored: {exc}", f"{parent}.{key}"))
 
 
 def _unknown(

@@ -16,7 +16,6 @@ import attrs
 from .._base._diagnostics import Diagnostic, DiagnosticCode, Severity
 from .._events._capabilities import EventSpec, Exit2
 from .._events._model import HookOutput, Merge
-from .._events._untyped import AnyEvent
 from ._fields import FieldCodec, TypeDesc, field_codecs, short_repr
 
 __all__ = [
@@ -229,16 +228,17 @@ def _misfits(value: Any) -> list[FieldCodec]:
     ]
 
 
-_CHECKS: dict[tuple[AnyEvent, type], tuple[tuple[FieldCodec, bool], ...]] = {}
+_CHECKS: dict[tuple[frozenset[str], type], tuple[tuple[FieldCodec, bool], ...]] = {}
+"""Keyed by what an event honours, not by the event: every untyped event shares one."""
 
 
 def _checks(spec: EventSpec, cls: type) -> tuple[tuple[FieldCodec, bool], ...]:
     """Each field of ``cls`` with whether ``spec``'s event honours it (built once)."""
-    found = _CHECKS.get((spec.event, cls))
+    honoured = spec.honoured_fields
+    found = _CHECKS.get((honoured, cls))
     if found is None:
-        honoured = spec.honoured_fields
         found = tuple((fc, fc.name in honoured) for fc in field_codecs(cls, True))
-        _CHECKS[(spec.event, cls)] = found
+        _CHECKS[(honoured, cls)] = found
     return found
 
 

@@ -1,12 +1,21 @@
 """Helpers for the dialect tests: a payload of any harness through ``dispatch_payload``
-with one Python callback that answers a given canonical output."""
+with one Python callback that answers a given canonical output; the examples of
+``dialect_examples`` decoded; a project with a shell guard in ``.claude/settings.json``
+and ``agent-hooks`` (``run`` or any
+other command) in a subprocess."""
 
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
-from agent_hooks import HookMatcher, HookRegistry
+from dialect_examples import Example
+
+from agent_hooks import DecodedInput, HookMatcher, HookRegistry
 from agent_hooks._bridges._payload import BridgeResult, dispatch_payload, dumps
 from agent_hooks._events._model import HookOutput
 from agent_hooks._wire._detect import decode_payload
@@ -37,3 +46,89 @@ def text(result: BridgeResult) -> str:
 def codes(result: BridgeResult) -> list[str]:
     """The codes of the result's diagnostics."""
     return [d.code.value for d in result.diagnostics]
+
+
+def example_ids(examples: list[Example]) -> list[str]:
+    """Test ids for ``examples``: the native event name and the index of each."""
+    return [f"{e[0]}-{i}" for i, e in enumerate(examples)]
+
+
+def decode_example(example: Example, dialect: str | None) -> DecodedInput:
+    """``example`` decoded (as ``dialect``, else as detected), checked to have no
+    diagnostics and to be its canonical event with its canonical tool name."""
+    _native, event, payload, canonical, tool = example
+    decoded = decode_payload(json.dumps(payload), dialect=dialect, event=event)
+    assert decoded.diagnostics == ()
+    assert decoded.input.event == canonical
+    assert getattr(decoded.input, "tool_name", None) == tool
+    return decoded
+
+
+def guard_project(root: Path, guard: str, hooks: dict[str, Any] | None = None) -> Path:
+    """``root``, a project whose ``.claude/settings.json`` runs ``root/guard.sh`` (the
+    shell script ``guard``) on every ``Bash`` call, and after it the matcher groups of
+    ``hooks`` (more events)."""
+    (root / ".claude").mkdir(parents=True)
+    script = root / "guard.sh"
+    script.write_text(guard)
+    script.chmod(0o755)
+    settings = {
+        "hooks": {
+            "PreToolUse": [
+                {"matcher": "Bash", "hooks": [{"type": "command", "command": str(script)}]}
+            ],
+            **(hooks or {}),
+        }
+    }
+    (root / ".claude" / "settings.json").write_text(json.dumps(settings))
+    return root
+
+
+def agent_hooks_cli(
+    *args: str,
+    cwd: Path,
+    home: Path,
+    state: Path,
+    hide: tuple[str, ...] = (),
+    payload: dict[str, Any] | None = None,
+) -> subprocess.CompletedProcess[str]:
+    """``agent-hooks ARGS`` in a subprocess run in ``cwd``, with ``payload`` (if any) on
+    stdin, ``home`` and ``state`` as the home and state directories, and no environment
+    variable starting with one of ``hide`` passed on."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(hide)}
+    env.update(HOME=str(home), XDG_STATE_HOME=str(state))
+    return subprocess.run(
+        [sys.executable, "-m", "agent_hooks", *args],
+        input=None if payload is None else json.dumps(payload),
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=cwd,
+        timeout=60,
+        check=False,
+    )
+
+
+def agent_hooks_run(
+    project: Path,
+    payload: dict[str, Any],
+    *args: str,
+    hide: tuple[str, ...],
+    config: Path | None = None,
+) -> subprocess.CompletedProcess[str]:
+    """``agent-hooks run --config CONFIG --trust-project-hooks ARGS`` with ``payload`` on
+    stdin, run in ``project``. ``CONFIG`` is ``config``, else the project's
+    ``.claude/settings.json``; the home and state directories are scratch ones beside the
+    project, and no environment variable starting with one of ``hide`` is passed on."""
+    return agent_hooks_cli(
+        "run",
+        "--config",
+        str(config or project / ".claude" / "settings.json"),
+        "--trust-project-hooks",
+        *args,
+        cwd=project,
+        home=project.parent / "home",
+        state=project.parent / "state",
+        hide=hide,
+        payload=payload,
+    )

@@ -1,5 +1,7 @@
 """Helpers shared by the framework adapter tests (tests/test_adapter_*.py): a Claude-style
-project with a shell guard in ``.claude/settings.json``, and typed Python hooks."""
+project with a shell guard in ``.claude/settings.json``; typed Python hooks, among them a
+guard that crashes, one that ends the run, and SessionStart and SessionEnd hooks that
+record that they ran; and a check of what each framework example prints."""
 
 from __future__ import annotations
 
@@ -18,6 +20,8 @@ from agent_hooks import (
     PostToolUseOutput,
     PreToolUseInput,
     PreToolUseOutput,
+    SessionStartInput,
+    SessionStartOutput,
     StopInput,
     StopOutput,
     TrustPolicy,
@@ -88,6 +92,34 @@ async def demand_tests(input: StopInput) -> StopOutput | None:
 
 def registry(event: str, hook: Any, matcher: str | None = "Bash", **options: Any) -> HookRegistry:
     return HookRegistry({event: [HookMatcher(matcher=matcher, hooks=[hook])]}, **options)
+
+
+async def broken(input: PreToolUseInput) -> None:
+    """A guard that crashes."""
+    raise RuntimeError("guard crashed")
+
+
+async def halt(input: PreToolUseInput) -> PreToolUseOutput:
+    """A guard that ends the run (``continue: false``, "maintenance window")."""
+    return PreToolUseOutput(continue_=False, stop_reason="maintenance window")
+
+
+def session_hooks(seen: list[str], *, with_session_id: bool = False) -> HookRegistry:
+    """A SessionStart hook that adds the context ``BRANCH: main`` and a SessionEnd hook;
+    each appends to ``seen`` when it runs: ``"start"`` (``"start <session id>"`` with
+    ``with_session_id``), then ``"end"``."""
+
+    async def start(input: SessionStartInput) -> SessionStartOutput:
+        seen.append(f"start {input.session_id}" if with_session_id else "start")
+        return SessionStartOutput(additional_context="BRANCH: main")
+
+    async def end(input: Any, tool_use_id: Any, context: Any) -> dict[str, Any]:
+        seen.append("end")
+        return {}
+
+    return HookRegistry(
+        {"SessionStart": [HookMatcher(hooks=[start])], "SessionEnd": [HookMatcher(hooks=[end])]}
+    )
 
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "frameworks"

@@ -12,28 +12,25 @@ import pytest
 pytest.importorskip("google.adk")
 
 from google.adk.agents import LlmAgent
-from google.adk.models import BaseLlm, LlmRequest, LlmResponse
+from google.adk.models import BaseLlm
+from google.adk.models.llm_request import LlmRequest
+from google.adk.models.llm_response import LlmResponse
 from google.adk.runners import InMemoryRunner
 from google.genai import types
 from pydantic import Field
 
-from agent_hooks import (
-    HookMatcher,
-    HookRegistry,
-    PreToolUseInput,
-    PreToolUseOutput,
-    SessionStartInput,
-    SessionStartOutput,
-)
 from agent_hooks.google_adk import AdkHooks, AgentStopped
 from tests.framework_helpers import (
+    broken,
     check_example,
     claude_project,
     demand_tests,
     formatter_ran,
+    halt,
     make_safe,
     no_rm_rf,
     registry,
+    session_hooks,
 )
 
 pytestmark = pytest.mark.anyio
@@ -112,9 +109,6 @@ async def test_a_guard_stops_rm_rf(tmp_path: Path, guard: str) -> None:
 
 
 async def test_a_failing_guard_under_fail_closed_stops_the_tool() -> None:
-    async def broken(input: PreToolUseInput) -> None:
-        raise RuntimeError("guard crashed")
-
     _, ran = await run(
         AdkHooks(registry("PreToolUse", broken, fail_closed=True)), ScriptedLlm(finals=["done"])
     )
@@ -150,18 +144,7 @@ async def test_a_stop_block_makes_the_agent_continue_once() -> None:
 
 async def test_session_start_and_prompt_context_reach_the_first_request() -> None:
     seen: list[str] = []
-
-    async def start(input: SessionStartInput) -> SessionStartOutput:
-        seen.append("start")
-        return SessionStartOutput(additional_context="BRANCH: main")
-
-    async def end(input: Any, tool_use_id: Any, context: Any) -> dict[str, Any]:
-        seen.append("end")
-        return {}
-
-    reg = HookRegistry(
-        {"SessionStart": [HookMatcher(hooks=[start])], "SessionEnd": [HookMatcher(hooks=[end])]}
-    )
+    reg = session_hooks(seen)
     llm = ScriptedLlm(finals=["hi"], call=False)
     await run(AdkHooks(reg), llm, prompt="hello")
     assert seen == ["start", "end"]
@@ -169,9 +152,6 @@ async def test_session_start_and_prompt_context_reach_the_first_request() -> Non
 
 
 async def test_continue_false_ends_the_run() -> None:
-    async def halt(input: PreToolUseInput) -> PreToolUseOutput:
-        return PreToolUseOutput(continue_=False, stop_reason="maintenance window")
-
     with pytest.raises(AgentStopped, match="maintenance window"):
         await run(AdkHooks(registry("PreToolUse", halt)), ScriptedLlm(finals=["done"]))
 

@@ -29,18 +29,19 @@ from agent_hooks import (
     PostToolUseFailureOutput,
     PreToolUseInput,
     PreToolUseOutput,
-    SessionStartInput,
-    SessionStartOutput,
 )
 from agent_hooks.langchain import AgentHooksMiddleware, AgentStopped, interrupt_permission
 from tests.framework_helpers import (
+    broken,
     check_example,
     claude_project,
     demand_tests,
     formatter_ran,
+    halt,
     make_safe,
     no_rm_rf,
     registry,
+    session_hooks,
 )
 
 pytestmark = pytest.mark.anyio
@@ -61,7 +62,7 @@ class ScriptedModel(BaseChatModel):
     def _llm_type(self) -> str:
         return "scripted"
 
-    def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> ScriptedModel:  # type: ignore[override]
+    def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> ScriptedModel:  # type: ignore[override,unused-ignore]
         return self
 
     def _generate(
@@ -131,9 +132,6 @@ async def test_a_guard_stops_rm_rf(tmp_path: Path, guard: str) -> None:
 
 
 async def test_a_failing_guard_under_fail_closed_stops_the_tool() -> None:
-    async def broken(input: PreToolUseInput) -> None:
-        raise RuntimeError("guard crashed")
-
     hooks = AgentHooksMiddleware(registry("PreToolUse", broken, fail_closed=True))
     model = rm_rf_then_done("done")
     agent, ran = agent_for(model, hooks)
@@ -177,21 +175,7 @@ async def test_a_stop_block_makes_the_agent_continue_once() -> None:
 
 async def test_session_start_and_prompt_context_reach_the_first_request() -> None:
     seen: list[str] = []
-
-    async def start(input: SessionStartInput) -> SessionStartOutput:
-        seen.append("start")
-        return SessionStartOutput(additional_context="BRANCH: main")
-
-    async def end(input: Any, tool_use_id: Any, context: Any) -> dict[str, Any]:
-        seen.append("end")
-        return {}
-
-    reg = HookRegistry(
-        {
-            "SessionStart": [HookMatcher(hooks=[start])],
-            "SessionEnd": [HookMatcher(hooks=[end])],
-        }
-    )
+    reg = session_hooks(seen)
     hooks = AgentHooksMiddleware(reg)
     model = ScriptedModel(replies=[AIMessage(content="hi")], requests=[])
     agent, _ = agent_for(model, hooks)
@@ -201,9 +185,6 @@ async def test_session_start_and_prompt_context_reach_the_first_request() -> Non
 
 
 async def test_continue_false_ends_the_run() -> None:
-    async def halt(input: PreToolUseInput) -> PreToolUseOutput:
-        return PreToolUseOutput(continue_=False, stop_reason="maintenance window")
-
     hooks = AgentHooksMiddleware(registry("PreToolUse", halt))
     agent, ran = agent_for(rm_rf_then_done("done"), hooks)
     with pytest.raises(AgentStopped, match="maintenance window"):
@@ -281,7 +262,7 @@ async def test_a_custom_name_maps_onto_bash() -> None:
 
 
 async def test_a_tool_exception_goes_to_post_tool_use_failure_then_propagates() -> None:
-    seen: list[str] = []
+    seen: list[str | None] = []
 
     async def failed(input: PostToolUseFailureInput) -> None:
         seen.append(input.error)

@@ -20,23 +20,19 @@ from openai.types.responses import (
     ResponseOutputText,
 )
 
-from agent_hooks import (
-    HookMatcher,
-    HookRegistry,
-    PreToolUseInput,
-    PreToolUseOutput,
-    SessionStartInput,
-    SessionStartOutput,
-)
+from agent_hooks import HookMatcher, HookRegistry
 from agent_hooks.openai_agents import AgentHooksRunner, AgentStopped
 from tests.framework_helpers import (
+    broken,
     check_example,
     claude_project,
     demand_tests,
     formatter_ran,
+    halt,
     make_safe,
     no_rm_rf,
     registry,
+    session_hooks,
 )
 
 pytestmark = pytest.mark.anyio
@@ -121,9 +117,6 @@ async def test_a_guard_stops_rm_rf(tmp_path: Path, guard: str) -> None:
 
 
 async def test_a_failing_guard_under_fail_closed_stops_the_tool() -> None:
-    async def broken(input: PreToolUseInput) -> None:
-        raise RuntimeError("guard crashed")
-
     agent, ran = agent_for(ScriptedModel("done"))
     runner = AgentHooksRunner(registry("PreToolUse", broken, fail_closed=True))
     await runner.run(agent, "clean up", run_config=OFFLINE)
@@ -163,18 +156,7 @@ async def test_a_stop_block_makes_the_agent_continue_once() -> None:
 
 async def test_session_start_and_prompt_context_reach_the_first_request() -> None:
     seen: list[str] = []
-
-    async def start(input: SessionStartInput) -> SessionStartOutput:
-        seen.append("start")
-        return SessionStartOutput(additional_context="BRANCH: main")
-
-    async def end(input: Any, tool_use_id: Any, context: Any) -> dict[str, Any]:
-        seen.append("end")
-        return {}
-
-    reg = HookRegistry(
-        {"SessionStart": [HookMatcher(hooks=[start])], "SessionEnd": [HookMatcher(hooks=[end])]}
-    )
+    reg = session_hooks(seen)
     model = ScriptedModel("hi", call=False)
     agent, _ = agent_for(model)
     await AgentHooksRunner(reg).run(agent, "hello", run_config=OFFLINE)
@@ -183,9 +165,6 @@ async def test_session_start_and_prompt_context_reach_the_first_request() -> Non
 
 
 async def test_continue_false_ends_the_run() -> None:
-    async def halt(input: PreToolUseInput) -> PreToolUseOutput:
-        return PreToolUseOutput(continue_=False, stop_reason="maintenance window")
-
     agent, ran = agent_for(ScriptedModel("done"))
     with pytest.raises(AgentStopped, match="maintenance window"):
         await AgentHooksRunner(registry("PreToolUse", halt)).run(agent, "go", run_config=OFFLINE)

@@ -23,23 +23,19 @@ from pydantic_ai.messages import (
 )
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 
-from agent_hooks import (
-    HookMatcher,
-    HookRegistry,
-    PreToolUseInput,
-    PreToolUseOutput,
-    SessionStartInput,
-    SessionStartOutput,
-)
+from agent_hooks import PreToolUseInput, PreToolUseOutput
 from agent_hooks.pydantic_ai import AgentHooksCapability, AgentStopped
 from tests.framework_helpers import (
+    broken,
     check_example,
     claude_project,
     demand_tests,
     formatter_ran,
+    halt,
     make_safe,
     no_rm_rf,
     registry,
+    session_hooks,
 )
 
 pytestmark = pytest.mark.anyio
@@ -105,9 +101,6 @@ async def test_a_guard_stops_rm_rf(tmp_path: Path, guard: str) -> None:
 
 
 async def test_a_failing_guard_under_fail_closed_stops_the_tool() -> None:
-    async def broken(input: PreToolUseInput) -> None:
-        raise RuntimeError("guard crashed")
-
     script = Script("done")
     agent, ran = agent_for(
         script, AgentHooksCapability(registry("PreToolUse", broken, fail_closed=True))
@@ -146,18 +139,7 @@ async def test_a_stop_block_makes_the_agent_continue_once() -> None:
 
 async def test_session_start_and_prompt_context_are_instructions() -> None:
     seen: list[str] = []
-
-    async def start(input: SessionStartInput) -> SessionStartOutput:
-        seen.append(f"start {input.session_id}")
-        return SessionStartOutput(additional_context="BRANCH: main")
-
-    async def end(input: Any, tool_use_id: Any, context: Any) -> dict[str, Any]:
-        seen.append("end")
-        return {}
-
-    reg = HookRegistry(
-        {"SessionStart": [HookMatcher(hooks=[start])], "SessionEnd": [HookMatcher(hooks=[end])]}
-    )
+    reg = session_hooks(seen, with_session_id=True)
     script = Script("hi", call=False)
     agent, _ = agent_for(script, AgentHooksCapability(reg, session_id="s-42"))
     await agent.run("hello")
@@ -166,9 +148,6 @@ async def test_session_start_and_prompt_context_are_instructions() -> None:
 
 
 async def test_continue_false_ends_the_run() -> None:
-    async def halt(input: PreToolUseInput) -> PreToolUseOutput:
-        return PreToolUseOutput(continue_=False, stop_reason="maintenance window")
-
     agent, ran = agent_for(Script("done"), AgentHooksCapability(registry("PreToolUse", halt)))
     with pytest.raises(AgentStopped, match="maintenance window"):
         await agent.run("clean up")
@@ -198,7 +177,7 @@ async def test_ask_defers_the_call_for_approval() -> None:
         FunctionModel(script),
         tools=[shell],
         capabilities=[hooks],
-        output_type=[str, DeferredToolRequests],  # type: ignore[arg-type]
+        output_type=[str, DeferredToolRequests],  # type: ignore[arg-type,unused-ignore]
     )
     first = await agent.run("clean up")
     assert isinstance(first.output, DeferredToolRequests)

@@ -14,24 +14,21 @@ pytest.importorskip("strands")
 
 from strands import Agent, tool
 from strands.models import Model
+from strands.types.interrupt import InterruptResponseContent
 
-from agent_hooks import (
-    HookMatcher,
-    HookRegistry,
-    PreToolUseInput,
-    PreToolUseOutput,
-    SessionStartInput,
-    SessionStartOutput,
-)
+from agent_hooks import PreToolUseInput, PreToolUseOutput
 from agent_hooks.strands import AgentHooksPlugin, AgentStopped
 from tests.framework_helpers import (
+    broken,
     check_example,
     claude_project,
     demand_tests,
     formatter_ran,
+    halt,
     make_safe,
     no_rm_rf,
     registry,
+    session_hooks,
 )
 
 pytestmark = pytest.mark.anyio
@@ -87,7 +84,7 @@ class ScriptedModel(Model):
         return [b["text"] for m in self.requests[request] for b in m["content"] if "text" in b]
 
 
-async def run(hooks: AgentHooksPlugin, model: ScriptedModel, prompt: str = "clean up") -> Any:
+def agent_for(model: ScriptedModel, hooks: AgentHooksPlugin) -> tuple[Agent, list[str]]:
     ran: list[str] = []
 
     @tool
@@ -100,7 +97,11 @@ async def run(hooks: AgentHooksPlugin, model: ScriptedModel, prompt: str = "clea
         ran.append(command)
         return f"ran {command}"
 
-    agent = Agent(model=model, tools=[shell], plugins=[hooks], callback_handler=None)
+    return Agent(model=model, tools=[shell], plugins=[hooks], callback_handler=None), ran
+
+
+async def run(hooks: AgentHooksPlugin, model: ScriptedModel, prompt: str = "clean up") -> Any:
+    agent, ran = agent_for(model, hooks)
     async with hooks.run():
         result = await agent.invoke_async(prompt)
     return result, ran
@@ -119,9 +120,6 @@ async def test_a_guard_stops_rm_rf(tmp_path: Path, guard: str) -> None:
 
 
 async def test_a_failing_guard_under_fail_closed_stops_the_tool() -> None:
-    async def broken(input: PreToolUseInput) -> None:
-        raise RuntimeError("guard crashed")
-
     hooks = AgentHooksPlugin(registry("PreToolUse", broken, fail_closed=True))
     _, ran = await run(hooks, ScriptedModel("done"))
     assert ran == []
@@ -154,18 +152,7 @@ async def test_a_stop_block_makes_the_agent_continue_once() -> None:
 
 async def test_session_start_and_prompt_context_reach_the_first_request() -> None:
     seen: list[str] = []
-
-    async def start(input: SessionStartInput) -> SessionStartOutput:
-        seen.append("start")
-        return SessionStartOutput(additional_context="BRANCH: main")
-
-    async def end(input: Any, tool_use_id: Any, context: Any) -> dict[str, Any]:
-        seen.append("end")
-        return {}
-
-    reg = HookRegistry(
-        {"SessionStart": [HookMatcher(hooks=[start])], "SessionEnd": [HookMatcher(hooks=[end])]}
-    )
+    reg = session_hooks(seen)
     model = ScriptedModel("hi", call=False)
     await run(AgentHooksPlugin(reg), model, prompt="hello")
     assert seen == ["start", "end"]
@@ -173,9 +160,6 @@ async def test_session_start_and_prompt_context_reach_the_first_request() -> Non
 
 
 async def test_continue_false_ends_the_run() -> None:
-    async def halt(input: PreToolUseInput) -> PreToolUseOutput:
-        return PreToolUseOutput(continue_=False, stop_reason="maintenance window")
-
     with pytest.raises(AgentStopped, match="maintenance window"):
         await run(AgentHooksPlugin(registry("PreToolUse", halt)), ScriptedModel("done"))
 
@@ -188,33 +172,23 @@ async def test_ask_interrupts_the_agent_and_the_answer_resumes_it() -> None:
     async def ask(input: PreToolUseInput) -> PreToolUseOutput:
         return PreToolUseOutput(permission_decision="ask", permission_decision_reason="sure?")
 
-    ran: list[str] = []
-
-    @tool
-    def shell(command: str) -> str:
-        """Run a shell command.
-
-        Args:
-            command: the command line
-        """
-        ran.append(command)
-        return f"ran {command}"
-
     model = ScriptedModel("done")
     hooks = AgentHooksPlugin(registry("PreToolUse", ask), interrupt_on_ask=True)
-    agent = Agent(model=model, tools=[shell], plugins=[hooks], callback_handler=None)
+    agent, ran = agent_for(model, hooks)
     async with hooks.run():
         first = await agent.invoke_async("clean up")
         assert first.stop_reason == "interrupt"
+        assert first.interrupts is not None
         (pending,) = first.interrupts
         assert pending.name == "agent_hooks.permission"
         assert pending.reason["tool_name"] == "shell"
         assert pending.reason["reason"] == "sure?"
         assert ran == []
         answer = {"allow": False, "message": "the user said no"}
-        await agent.invoke_async(
-            [{"interruptResponse": {"interruptId": pending.id, "response": answer}}]
-        )
+        resume: list[InterruptResponseContent] = [
+            {"interruptResponse": {"interruptId": pending.id, "response": answer}}
+        ]
+        await agent.invoke_async(resume)
     assert ran == []
     (result,) = model.tool_results()
     assert result["content"] == [{"text": "the user said no"}]

@@ -5,17 +5,13 @@ timeout units and schema extras; ``check`` lists them and ``install`` writes the
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from dialect_helpers import agent_hooks_cli, agent_hooks_run
 
 import agent_hooks
-
-PY = sys.executable
 
 
 def _cmd(command: str, **extra: Any) -> dict[str, Any]:
@@ -154,15 +150,13 @@ def test_check_lists_every_harness_file(tmp_path: Path) -> None:
     args = []
     for harness in HARNESSES:
         args += ["--config", str(_write(tmp_path, harness))]
-    env = {**os.environ, "HOME": str(tmp_path / "home"), "XDG_STATE_HOME": str(tmp_path / "s")}
-    proc = subprocess.run(
-        [PY, "-m", "agent_hooks", "check", "--trust-project-hooks", *args],
-        capture_output=True,
-        text=True,
-        env=env,
+    proc = agent_hooks_cli(
+        "check",
+        "--trust-project-hooks",
+        *args,
         cwd=tmp_path,
-        timeout=60,
-        check=False,
+        home=tmp_path / "home",
+        state=tmp_path / "s",
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     for harness in HARNESSES:
@@ -228,27 +222,13 @@ def test_a_factory_hook_gets_factory_names_and_its_project_dir(tmp_path: Path) -
         "tool_name": "Execute",
         "tool_input": {"command": "ls"},
     }
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("CLAUDE_", "FACTORY_"))}
-    env.update(HOME=str(tmp_path / "home"), XDG_STATE_HOME=str(tmp_path / "s"))
-    proc = subprocess.run(
-        [
-            PY,
-            "-m",
-            "agent_hooks",
-            "run",
-            "--dialect",
-            "factory",
-            "--trust-project-hooks",
-            "--config",
-            str(project / ".factory" / "hooks.json"),
-        ],
-        input=json.dumps(payload),
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=project,
-        timeout=60,
-        check=False,
+    proc = agent_hooks_run(
+        project,
+        payload,
+        "--dialect",
+        "factory",
+        hide=("CLAUDE_", "FACTORY_"),
+        config=project / ".factory" / "hooks.json",
     )
     assert proc.returncode == 0, proc.stderr
     first, project_dir = seen.read_text().splitlines()
@@ -272,26 +252,17 @@ def test_install_writes_the_harness_file(
     (tmp_path / "hooks.json").write_text(
         json.dumps({"hooks": {"PreToolUse": [{"hooks": [_cmd("g.sh", timeout=10)]}]}})
     )
-    env = {**os.environ, "HOME": str(tmp_path / "home"), "XDG_STATE_HOME": str(tmp_path / "s")}
-    proc = subprocess.run(
-        [
-            PY,
-            "-m",
-            "agent_hooks",
-            "install",
-            "--harness",
-            harness,
-            "--config",
-            str(tmp_path / "hooks.json"),
-            "--project-dir",
-            str(tmp_path),
-        ],
-        capture_output=True,
-        text=True,
-        env=env,
+    proc = agent_hooks_cli(
+        "install",
+        "--harness",
+        harness,
+        "--config",
+        str(tmp_path / "hooks.json"),
+        "--project-dir",
+        str(tmp_path),
         cwd=tmp_path,
-        timeout=60,
-        check=False,
+        home=tmp_path / "home",
+        state=tmp_path / "s",
     )
     assert proc.returncode == 0, proc.stderr
     doc = json.loads((tmp_path / target).read_text())

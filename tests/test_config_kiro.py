@@ -4,17 +4,13 @@ and legacy ``*.kiro.hook`` files are refused with a clear ``invalid_config`` err
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from dialect_helpers import agent_hooks_cli
 
 import agent_hooks
 from agent_hooks._config._kiro import kiro_matcher
-
-PY = sys.executable
 
 AGENT = {
     "name": "dev",
@@ -127,23 +123,14 @@ def test_discover_and_check(tmp_path: Path) -> None:
         "PreToolUse",
         "SessionStart",
     ]
-    env = {**os.environ, "HOME": str(home), "XDG_STATE_HOME": str(tmp_path / "s")}
-    proc = subprocess.run(
-        [
-            PY,
-            "-m",
-            "agent_hooks",
-            "check",
-            "--trust-project-hooks",
-            "--config",
-            str(project / ".kiro" / "agents" / "dev.json"),
-        ],
-        capture_output=True,
-        text=True,
-        env=env,
+    proc = agent_hooks_cli(
+        "check",
+        "--trust-project-hooks",
+        "--config",
+        str(project / ".kiro" / "agents" / "dev.json"),
         cwd=project,
-        timeout=60,
-        check=False,
+        home=home,
+        state=tmp_path / "s",
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "(kiro, 1 handler" in proc.stdout

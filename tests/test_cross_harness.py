@@ -7,15 +7,12 @@ always gets a Claude-shaped payload (``tool_name: "Bash"``)."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-
-PY = sys.executable
+from dialect_helpers import agent_hooks_run, guard_project
 
 GUARD = """#!/bin/sh
 payload=$(cat)
@@ -30,44 +27,11 @@ exit 0
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    root = tmp_path / "proj"
-    (root / ".claude").mkdir(parents=True)
-    guard = root / "guard.sh"
-    guard.write_text(GUARD)
-    guard.chmod(0o755)
-    settings = {
-        "hooks": {
-            "PreToolUse": [
-                {"matcher": "Bash", "hooks": [{"type": "command", "command": str(guard)}]}
-            ]
-        }
-    }
-    (root / ".claude" / "settings.json").write_text(json.dumps(settings))
-    return root
+    return guard_project(tmp_path / "proj", GUARD)
 
 
 def run(project: Path, payload: dict[str, Any], *args: str) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("CLAUDE_", "COPILOT_"))}
-    env.update(HOME=str(project.parent / "home"), XDG_STATE_HOME=str(project.parent / "state"))
-    return subprocess.run(
-        [
-            PY,
-            "-m",
-            "agent_hooks",
-            "run",
-            "--config",
-            str(project / ".claude" / "settings.json"),
-            "--trust-project-hooks",
-            *args,
-        ],
-        input=json.dumps(payload),
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=project,
-        timeout=60,
-        check=False,
-    )
+    return agent_hooks_run(project, payload, *args, hide=("CLAUDE_", "COPILOT_"))
 
 
 def cases(cwd: str, command: str) -> list[tuple[str, dict[str, Any], list[str]]]:

@@ -6,17 +6,14 @@ answer comes back in the shape each reads."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from dialect_helpers import agent_hooks_run, guard_project
 
 import agent_hooks
-
-PY = sys.executable
 
 GUARD = """#!/bin/sh
 payload=$(cat)
@@ -36,7 +33,7 @@ def payload(harness: str, cwd: str, command: str) -> dict[str, Any]:
     """A PreToolUse payload as each harness's digest shows it."""
     common = {"session_id": "s", "transcript_path": "/t", "cwd": cwd}
     shell = {"command": command}
-    return {
+    payloads: dict[str, dict[str, Any]] = {
         "factory": {
             **common,
             "permission_mode": "auto-high",
@@ -87,7 +84,8 @@ def payload(harness: str, cwd: str, command: str) -> dict[str, Any]:
             "tool_name": "Bash",
             "tool_input": shell,
         },
-    }[harness]
+    }
+    return payloads[harness]
 
 
 DENIED = {
@@ -104,50 +102,18 @@ HARNESSES = sorted(DENIED)
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    root = tmp_path / "proj"
-    (root / ".claude").mkdir(parents=True)
-    guard = root / "guard.sh"
-    guard.write_text(GUARD)
-    guard.chmod(0o755)
-    settings = {
-        "hooks": {
-            "PreToolUse": [
-                {"matcher": "Bash", "hooks": [{"type": "command", "command": str(guard)}]}
-            ]
-        }
-    }
-    (root / ".claude" / "settings.json").write_text(json.dumps(settings))
-    return root
+    return guard_project(tmp_path / "proj", GUARD)
 
 
 def run(project: Path, data: dict[str, Any], *args: str) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("CLAUDE_", "FACTORY_"))}
-    env.update(HOME=str(project.parent / "home"), XDG_STATE_HOME=str(project.parent / "state"))
-    return subprocess.run(
-        [
-            PY,
-            "-m",
-            "agent_hooks",
-            "run",
-            "--config",
-            str(project / ".claude" / "settings.json"),
-            "--trust-project-hooks",
-            *args,
-        ],
-        input=json.dumps(data),
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=project,
-        timeout=60,
-        check=False,
-    )
+    return agent_hooks_run(project, data, *args, hide=("CLAUDE_", "FACTORY_"))
 
 
 @pytest.mark.parametrize("harness", HARNESSES)
 def test_payloads_decode_without_diagnostics(harness: str) -> None:
     decoded = agent_hooks.decode_payload(payload(harness, "/w", "ls"), dialect=harness)
     assert decoded.diagnostics == ()
+    assert isinstance(decoded.input, agent_hooks.PreToolUseInput)
     assert decoded.input.tool_name == "Bash"
     assert decoded.input.tool_input == {"command": "ls"}
     assert decoded.input.cwd == "/w"
@@ -201,33 +167,14 @@ def test_augment_reads_a_stop_block_inside_hook_specific_output(project: Path) -
     config.write_text(
         json.dumps({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": str(stop)}]}]}})
     )
-    env = {k: v for k, v in os.environ.items() if not k.startswith("CLAUDE_")}
-    env.update(HOME=str(project.parent / "home"), XDG_STATE_HOME=str(project.parent / "state"))
     payload = {
         "hook_event_name": "Stop",
         "conversation_id": "c1",
         "workspace_roots": [str(project)],
         "agent_stop_cause": "end_turn",
     }
-    proc = subprocess.run(
-        [
-            PY,
-            "-m",
-            "agent_hooks",
-            "run",
-            "--config",
-            str(config),
-            "--trust-project-hooks",
-            "--dialect",
-            "augment",
-        ],
-        input=json.dumps(payload),
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=project,
-        timeout=60,
-        check=False,
+    proc = agent_hooks_run(
+        project, payload, "--dialect", "augment", hide=("CLAUDE_",), config=config
     )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout) == {

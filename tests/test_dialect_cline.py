@@ -6,17 +6,14 @@ never blocks: only its JSON does."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from dialect_helpers import agent_hooks_run, guard_project
 
 import agent_hooks
-
-PY = sys.executable
 
 GUARD = """#!/bin/sh
 payload=$(cat)
@@ -115,35 +112,11 @@ def test_payloads_decode_without_diagnostics(
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    root = tmp_path / "proj"
-    (root / ".claude").mkdir(parents=True)
-    guard = root / "guard.sh"
-    guard.write_text(GUARD)
-    guard.chmod(0o755)
-    settings = {
-        "hooks": {
-            "PreToolUse": [
-                {"matcher": "Bash", "hooks": [{"type": "command", "command": str(guard)}]}
-            ]
-        }
-    }
-    (root / ".claude" / "settings.json").write_text(json.dumps(settings))
-    return root
+    return guard_project(tmp_path / "proj", GUARD)
 
 
 def run(project: Path, config: Path, data: dict[str, Any]) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("CLAUDE_")}
-    env.update(HOME=str(project.parent / "home"), XDG_STATE_HOME=str(project.parent / "state"))
-    return subprocess.run(
-        [PY, "-m", "agent_hooks", "run", "--config", str(config), "--trust-project-hooks"],
-        input=json.dumps(data),
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=project,
-        timeout=60,
-        check=False,
-    )
+    return agent_hooks_run(project, data, hide=("CLAUDE_",), config=config)
 
 
 def shell(project: Path, command: str) -> dict[str, Any]:

@@ -15,7 +15,8 @@ from typing import Any
 import attrs
 import pytest
 from dialect_examples import COPILOT as EXAMPLES
-from dialect_helpers import answer, codes, text
+from dialect_examples import Example
+from dialect_helpers import answer, codes, decode_example, example_ids, text
 
 from agent_hooks import (
     CommandHook,
@@ -42,25 +43,12 @@ PY = sys.executable
 
 
 @pytest.mark.parametrize("dialect", [None, "copilot"])
-@pytest.mark.parametrize(
-    ("native", "event", "payload", "canonical", "tool"),
-    EXAMPLES,
-    ids=[f"{e[0]}-{i}" for i, e in enumerate(EXAMPLES)],
-)
-def test_every_example_decodes_without_diagnostics(
-    native: str,
-    event: str | None,
-    payload: dict[str, Any],
-    canonical: str,
-    tool: str | None,
-    dialect: str | None,
-) -> None:
-    decoded = decode_payload(json.dumps(payload), dialect=dialect, event=event)
-    assert decoded.diagnostics == ()
+@pytest.mark.parametrize("example", EXAMPLES, ids=example_ids(EXAMPLES))
+def test_every_example_decodes_without_diagnostics(example: Example, dialect: str | None) -> None:
+    native, _, payload, _, _ = example
+    decoded = decode_example(example, dialect)
     assert decoded.dialect is COPILOT
     assert decoded.native_event is not None and decoded.native_event.name == native
-    assert decoded.input.event == canonical
-    assert getattr(decoded.input, "tool_name", None) == tool
     assert decoded.input.session_id == "c0ffee"
     again = encode_input(decoded.input, attrs.evolve(COPILOT, native_event=native))
     expected = dict(payload)

@@ -13,7 +13,8 @@ from typing import Any
 import attrs
 import pytest
 from dialect_examples import GEMINI as EXAMPLES
-from dialect_helpers import answer, codes, text
+from dialect_examples import Example
+from dialect_helpers import answer, codes, decode_example, example_ids, text
 
 from agent_hooks import (
     CallbackHook,
@@ -28,7 +29,7 @@ from agent_hooks import (
     UserPromptSubmitOutput,
 )
 from agent_hooks._wire._codec import encode_input
-from agent_hooks._wire._detect import decode_payload, detect_dialect
+from agent_hooks._wire._detect import detect_dialect
 from agent_hooks._wire._dialects import GEMINI
 
 pytestmark = pytest.mark.anyio
@@ -37,23 +38,10 @@ PY = sys.executable
 
 
 @pytest.mark.parametrize("dialect", [None, "gemini"])
-@pytest.mark.parametrize(
-    ("native", "event", "payload", "canonical", "tool"),
-    EXAMPLES,
-    ids=[f"{e[0]}-{i}" for i, e in enumerate(EXAMPLES)],
-)
-def test_every_example_decodes_without_diagnostics(
-    native: str,
-    event: str | None,
-    payload: dict[str, Any],
-    canonical: str,
-    tool: str | None,
-    dialect: str | None,
-) -> None:
-    decoded = decode_payload(json.dumps(payload), dialect=dialect, event=event)
-    assert decoded.diagnostics == ()
-    assert decoded.input.event == canonical
-    assert getattr(decoded.input, "tool_name", None) == tool
+@pytest.mark.parametrize("example", EXAMPLES, ids=example_ids(EXAMPLES))
+def test_every_example_decodes_without_diagnostics(example: Example, dialect: str | None) -> None:
+    native, _, payload, _, _ = example
+    decoded = decode_example(example, dialect)
     if dialect is None and native in (
         "SessionStart",
         "SessionEnd",

@@ -4,18 +4,14 @@ without diagnostics, a block is exit 2 with the reason on stderr, and context fo
 
 from __future__ import annotations
 
-import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from dialect_helpers import agent_hooks_run, guard_project
 
 import agent_hooks
-
-PY = sys.executable
 
 GUARD = """#!/bin/sh
 payload=$(cat)
@@ -71,51 +67,19 @@ def test_payloads_decode_without_diagnostics(
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     root = tmp_path / "proj"
-    (root / ".claude").mkdir(parents=True)
-    guard = root / "guard.sh"
-    guard.write_text(GUARD)
-    guard.chmod(0o755)
     ctx = root / "ctx.sh"
+    session_start = [{"hooks": [{"type": "command", "command": str(ctx)}]}]
+    guard_project(root, GUARD, {"SessionStart": session_start})
     ctx.write_text(
         "#!/bin/sh\ncat >/dev/null\n"
         'echo \'{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"repo is clean"}}\'\n'
     )
     ctx.chmod(0o755)
-    settings = {
-        "hooks": {
-            "PreToolUse": [
-                {"matcher": "Bash", "hooks": [{"type": "command", "command": str(guard)}]}
-            ],
-            "SessionStart": [{"hooks": [{"type": "command", "command": str(ctx)}]}],
-        }
-    }
-    (root / ".claude" / "settings.json").write_text(json.dumps(settings))
     return root
 
 
 def run(project: Path, data: dict[str, Any]) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("CLAUDE_")}
-    env.update(HOME=str(project.parent / "home"), XDG_STATE_HOME=str(project.parent / "state"))
-    return subprocess.run(
-        [
-            PY,
-            "-m",
-            "agent_hooks",
-            "run",
-            "--config",
-            str(project / ".claude" / "settings.json"),
-            "--trust-project-hooks",
-            "--dialect",
-            "kiro",
-        ],
-        input=json.dumps(data),
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=project,
-        timeout=60,
-        check=False,
-    )
+    return agent_hooks_run(project, data, "--dialect", "kiro", hide=("CLAUDE_",))
 
 
 def shell(project: Path, command: str) -> dict[str, Any]:

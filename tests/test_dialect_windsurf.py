@@ -5,17 +5,14 @@ an exit status (2 blocks, the reason on stderr) with nothing on stdout."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from dialect_helpers import agent_hooks_run, guard_project
 
 import agent_hooks
-
-PY = sys.executable
 
 GUARD = """#!/bin/sh
 payload=$(cat)
@@ -113,37 +110,13 @@ def test_payloads_decode_without_diagnostics(
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    root = tmp_path / "proj"
-    (root / ".claude").mkdir(parents=True)
-    guard = root / "guard.sh"
-    guard.write_text(GUARD)
-    guard.chmod(0o755)
-    settings = {
-        "hooks": {
-            "PreToolUse": [
-                {"matcher": "Bash", "hooks": [{"type": "command", "command": str(guard)}]}
-            ]
-        }
-    }
-    (root / ".claude" / "settings.json").write_text(json.dumps(settings))
-    return root
+    return guard_project(tmp_path / "proj", GUARD)
 
 
 def run(
     project: Path, config: Path, data: dict[str, Any], *args: str
 ) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("CLAUDE_")}
-    env.update(HOME=str(project.parent / "home"), XDG_STATE_HOME=str(project.parent / "state"))
-    return subprocess.run(
-        [PY, "-m", "agent_hooks", "run", "--config", str(config), "--trust-project-hooks", *args],
-        input=json.dumps(data),
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=project,
-        timeout=60,
-        check=False,
-    )
+    return agent_hooks_run(project, data, *args, hide=("CLAUDE_",), config=config)
 
 
 def test_one_claude_guard_blocks_rm_rf_with_exit_2(project: Path) -> None:

@@ -40,7 +40,9 @@ __all__ = [
     "BuildContext",
     "Built",
     "ConfigTooLarge",
+    "HookFile",
     "check_document",
+    "decode_object",
     "describe",
     "file_project",
     "find_project_root",
@@ -508,6 +510,23 @@ def decode_json(data: bytes, ctx: BuildContext) -> Any:
     return doc
 
 
+def decode_object(
+    data: bytes, ctx: BuildContext, shape: str = "an object"
+) -> Mapping[str, Any] | None:
+    """The parsed document when it is an object; ``None`` (diagnosed, the file skipped)
+    when it does not parse or is not ``shape`` (``an object with 'hooks'``)."""
+    doc = decode_json(data, ctx)
+    if doc is ParseFailed:
+        return None
+    if not isinstance(doc, Mapping):
+        ctx.report(
+            DiagnosticCode.INVALID_CONFIG,
+            f"the top level must be {shape}, got {describe(doc)}; file skipped",
+        )
+        return None
+    return doc
+
+
 def json_has_hooks(data: bytes) -> bool:
     """Whether a JSON document has a ``hooks`` key (or is not an object, or does not parse)."""
     try:
@@ -813,6 +832,58 @@ def load_source(
     built = _build(data, kinds, diags)
     failed = any(d.code is DiagnosticCode.CONFIG_READ_FAILED and d.source == label for d in diags)
     return result("invalid" if failed else "loaded", sha, built, trust_status)
+
+
+@attrs.frozen(kw_only=True)
+class HookFile:
+    """One harness's hook file format, as data: what :meth:`load` needs besides the
+    caller's arguments."""
+
+    format: str
+    """The snapshot's format name (``windsurf``, ``gemini-settings``)."""
+    dialect: Dialect
+    builder: Builder
+    probe: Callable[[bytes], bool] | None = None
+    """Whether the bytes hold any hooks (:func:`load_source`); ``None``: they may."""
+    own_project_only: bool = False
+    """Only a project-scope file's builder sees a project directory (Cursor runs a
+    user file's commands from the file's directory)."""
+
+    def load(
+        self,
+        path: str | os.PathLike[str],
+        scope: str | None = None,
+        project_dir: str | os.PathLike[str] | None = None,
+        precedence: int | None = None,
+        trust: TrustPolicy | TrustStore | bool | None = None,
+        kinds: HandlerKinds | None = None,
+        data: bytes | None = None,
+        home: str | os.PathLike[str] | None = None,
+    ) -> tuple[LoadedConfig, Built | None]:
+        """:func:`load_source` for one such file, its project found from the file
+        (:func:`file_project`): a file inside a project is that project's (scope
+        ``project``, its trust needed), any other the user's, unless ``scope`` says. The
+        builder sees the file's project, else the caller's ``project_dir``."""
+        label = os.fspath(path)
+        pdir = os.fspath(project_dir) if project_dir is not None else None
+        root = file_project(label, pdir, home=os.fspath(home) if home is not None else None)
+        sc = scope or ("project" if root is not None else "user")
+        owner = root or pdir
+        if self.own_project_only:
+            owner = root if sc == "project" else None
+        return load_source(
+            label,
+            format=self.format,
+            scope=sc,
+            dialect=self.dialect,
+            builder=self.builder,
+            precedence=precedence,
+            project_dir=owner,
+            trust=trust,
+            kinds=kinds,
+            data=data,
+            probe=self.probe,
+        )
 
 
 def _probe(probe: Callable[[bytes], bool] | None, data: bytes) -> bool:

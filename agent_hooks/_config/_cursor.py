@@ -45,13 +45,11 @@ from .._wire._native import NativeEvent
 from ._common import (
     BuildContext,
     Built,
-    ParseFailed,
-    decode_json,
+    HookFile,
+    decode_object,
     describe,
-    file_project,
     join,
     json_has_hooks,
-    load_source,
 )
 from ._native_format import bind_native, native_event_key, scaled_timeout, text_matcher
 from ._snapshot import LoadedConfig, combine
@@ -116,14 +114,8 @@ def _group_matcher(
 def cursor_builder(data: bytes, ctx: BuildContext) -> Built:
     """Builder of a Cursor ``hooks.json`` (see the module docstring)."""
     built = Built()
-    doc = decode_json(data, ctx)
-    if doc is ParseFailed:
-        return built
-    if not isinstance(doc, Mapping):
-        ctx.report(
-            DiagnosticCode.INVALID_CONFIG,
-            f"the top level must be an object with 'version' and 'hooks', got {describe(doc)}; file skipped",
-        )
+    doc = decode_object(data, ctx, "an object with 'version' and 'hooks'")
+    if doc is None:
         return built
     version = doc.get("version")
     if "version" in doc and (version != 1 or isinstance(version, bool)):
@@ -248,6 +240,15 @@ def _entry_group(
     )
 
 
+_FILE = HookFile(
+    format="cursor",
+    dialect=CURSOR,
+    builder=cursor_builder,
+    probe=json_has_hooks,
+    own_project_only=True,
+)
+
+
 def load_cursor(
     path: str | os.PathLike[str],
     *,
@@ -261,23 +262,7 @@ def load_cursor(
 ) -> LoadedConfig:
     """One Cursor ``hooks.json``; a file inside a project is that project's and needs
     its trust."""
-    label = os.fspath(path)
-    pdir = os.fspath(project_dir) if project_dir is not None else None
-    root = file_project(label, pdir, home=os.fspath(home) if home is not None else None)
-    sc = scope or ("project" if root is not None else "user")
-    config, _ = load_source(
-        label,
-        format="cursor",
-        scope=sc,
-        dialect=CURSOR,
-        builder=cursor_builder,
-        precedence=precedence,
-        project_dir=root if sc == "project" else None,
-        trust=trust,
-        kinds=kinds,
-        data=data,
-        probe=json_has_hooks,
-    )
+    config, _ = _FILE.load(path, scope, project_dir, precedence, trust, kinds, data, home)
     return config
 
 

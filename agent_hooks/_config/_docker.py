@@ -63,6 +63,7 @@ from ._common import (
     MAX_CONFIG_NODES,
     PRECEDENCE,
     BuildContext,
+    Builder,
     Built,
     ConfigTooLarge,
     ParseFailed,
@@ -497,6 +498,51 @@ def docker_config_dir(home: str | os.PathLike[str] | None = None) -> Path:
     return (Path(home) if home is not None else Path.home()) / ".config" / "cagent"
 
 
+@attrs.frozen(kw_only=True)
+class _FileKind:
+    """One kind of Docker Agent file: its format (which names its default precedence),
+    its builder, and the scope of a file outside any project."""
+
+    format: str
+    builder: Builder
+    otherwise: str = "user"
+
+    def load(
+        self,
+        path: str | os.PathLike[str],
+        scope: str | None,
+        project_dir: str | os.PathLike[str] | None,
+        precedence: int | None,
+        trust: TrustArg,
+        kinds: HandlerKinds | None,
+        data: bytes | None,
+    ) -> LoadedConfig:
+        """One file of this kind. Without a ``scope``, a file of a project is
+        ``project``-scoped with that project's root, any other :attr:`otherwise`."""
+        label = os.fspath(path)
+        pdir = os.fspath(project_dir) if project_dir is not None else None
+        if scope is None:
+            root = file_project(label, pdir)
+            scope, pdir = ("project", root) if root is not None else (self.otherwise, pdir)
+        config, _ = load_source(
+            label,
+            format=self.format,
+            scope=scope,
+            dialect=DOCKER,
+            builder=self.builder,
+            precedence=PRECEDENCE[self.format] if precedence is None else precedence,
+            project_dir=pdir,
+            trust=trust,
+            kinds=kinds,
+            data=data,
+        )
+        return config
+
+
+_SETTINGS = _FileKind(format="docker-settings", builder=_settings_builder)
+_DROPIN = _FileKind(format="docker-dropin", builder=_dropin_builder)
+
+
 def load_docker_agent(
     path: str | os.PathLike[str],
     *,
@@ -514,30 +560,8 @@ def load_docker_agent(
     ``.git``, ``.claude/``... above the file: :func:`find_project_root`), is
     project-scoped and needs that project's trust.
     """
-    label = os.fspath(path)
-    pdir = os.fspath(project_dir) if project_dir is not None else None
-    if scope is None:
-        scope, pdir = _infer_scope(label, pdir, "explicit")
-    config, _ = load_source(
-        label,
-        format="docker-agent",
-        scope=scope,
-        dialect=DOCKER,
-        builder=_agent_builder(agent),
-        precedence=PRECEDENCE["docker-agent"] if precedence is None else precedence,
-        project_dir=pdir,
-        trust=trust,
-        kinds=kinds,
-        data=data,
-    )
-
-    return config
-
-
-def _infer_scope(label: str, pdir: str | None, otherwise: str) -> tuple[str, str | None]:
-    """``("project", its root)`` for a file of a project, else ``(otherwise, pdir)``."""
-    root = file_project(label, pdir)
-    return ("project", root) if root is not None else (otherwise, pdir)
+    kind = _FileKind(format="docker-agent", builder=_agent_builder(agent), otherwise="explicit")
+    return kind.load(path, scope, project_dir, precedence, trust, kinds, data)
 
 
 def load_docker_settings(
@@ -556,24 +580,7 @@ def load_docker_settings(
     ``project_dir`` or below a project root): that one is project content and needs
     the project's trust (``scope="user"`` says it is the user's whatever its place).
     """
-    label = os.fspath(path)
-    pdir = os.fspath(project_dir) if project_dir is not None else None
-    if scope is None:
-        scope, pdir = _infer_scope(label, pdir, "user")
-    config, _ = load_source(
-        label,
-        format="docker-settings",
-        scope=scope,
-        dialect=DOCKER,
-        builder=_settings_builder,
-        precedence=PRECEDENCE["docker-settings"] if precedence is None else precedence,
-        project_dir=pdir,
-        trust=trust,
-        kinds=kinds,
-        data=data,
-    )
-
-    return config
+    return _SETTINGS.load(path, scope, project_dir, precedence, trust, kinds, data)
 
 
 def load_docker_dropin(
@@ -588,24 +595,7 @@ def load_docker_dropin(
 ) -> LoadedConfig:
     """One ``hooks.d`` file: a stand-alone hooks block (``scope`` as for
     :func:`load_docker_settings`)."""
-    label = os.fspath(path)
-    pdir = os.fspath(project_dir) if project_dir is not None else None
-    if scope is None:
-        scope, pdir = _infer_scope(label, pdir, "user")
-    config, _ = load_source(
-        label,
-        format="docker-dropin",
-        scope=scope,
-        dialect=DOCKER,
-        builder=_dropin_builder,
-        precedence=PRECEDENCE["docker-dropin"] if precedence is None else precedence,
-        project_dir=pdir,
-        trust=trust,
-        kinds=kinds,
-        data=data,
-    )
-
-    return config
+    return _DROPIN.load(path, scope, project_dir, precedence, trust, kinds, data)
 
 
 def load_docker_dropins(

@@ -46,15 +46,14 @@ from .._wire._dialects import GEMINI
 from ._common import (
     BuildContext,
     Built,
-    ParseFailed,
-    decode_json,
+    HookFile,
+    decode_object,
     describe,
-    file_project,
     join,
     load_source,
     parse_group,
 )
-from ._native_format import bind_native, native_event_key, scaled_timeout
+from ._native_format import bind_group, native_event_key, scaled_timeout
 from ._snapshot import LoadedConfig, combine
 from ._trust import TrustPolicy, TrustStore
 
@@ -96,14 +95,8 @@ def _entry(handler: object) -> object:
 def gemini_builder(data: bytes, ctx: BuildContext) -> Built:
     """Builder of a Gemini settings file or an extension's ``hooks/hooks.json``."""
     built = Built()
-    doc = decode_json(data, ctx)
-    if doc is ParseFailed:
-        return built
-    if not isinstance(doc, Mapping):
-        ctx.report(
-            DiagnosticCode.INVALID_CONFIG,
-            f"the top level must be an object, got {describe(doc)}; file skipped",
-        )
+    doc = decode_object(data, ctx)
+    if doc is None:
         return built
     config = doc.get("hooksConfig")
     if isinstance(config, Mapping):
@@ -163,12 +156,13 @@ def gemini_builder(data: bytes, ctx: BuildContext) -> Built:
                 )
             if parsed.matcher in ("", "*"):
                 parsed = attrs.evolve(parsed, matcher=None)
-            built.groups.append(
-                attrs.evolve(
-                    parsed, nodes=tuple(bind_native(n, GEMINI, native) for n in parsed.nodes)
-                )
-            )
+            built.groups.append(bind_group(parsed, GEMINI, native))
     return built
+
+
+_FILE = HookFile(
+    format="gemini-settings", dialect=GEMINI, builder=gemini_builder, probe=gemini_probe
+)
 
 
 def load_gemini(
@@ -184,23 +178,7 @@ def load_gemini(
 ) -> LoadedConfig:
     """One Gemini settings file (or extension ``hooks.json``). A file inside a project
     is that project's and needs its trust; ``hooksConfig`` of this file applies to it."""
-    label = os.fspath(path)
-    pdir = os.fspath(project_dir) if project_dir is not None else None
-    root = file_project(label, pdir, home=os.fspath(home) if home is not None else None)
-    sc = scope or ("project" if root is not None else "user")
-    config, built = load_source(
-        label,
-        format="gemini-settings",
-        scope=sc,
-        dialect=GEMINI,
-        builder=gemini_builder,
-        precedence=precedence,
-        project_dir=root or pdir,
-        trust=trust,
-        kinds=kinds,
-        data=data,
-        probe=gemini_probe,
-    )
+    config, built = _FILE.load(path, scope, project_dir, precedence, trust, kinds, data, home)
     if built is not None:
         config = _apply_switches(
             config, built.flags.get("enabled"), built.flags.get("disabled", [])

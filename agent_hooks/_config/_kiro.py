@@ -40,17 +40,8 @@ import attrs
 from .._base._diagnostics import DiagnosticCode, Severity
 from .._handlers._kinds import HandlerKinds
 from .._wire._dialects import KIRO
-from ._common import (
-    BuildContext,
-    Built,
-    ParseFailed,
-    decode_json,
-    describe,
-    file_project,
-    load_source,
-    parse_group,
-)
-from ._native_format import bind_native, flat_hook_entries, scaled_timeout
+from ._common import BuildContext, Built, HookFile, decode_object, parse_group
+from ._native_format import bind_group, flat_hook_entries, scaled_timeout
 from ._snapshot import LoadedConfig, combine
 from ._trust import TrustPolicy, TrustStore
 
@@ -118,14 +109,8 @@ def kiro_builder(data: bytes, ctx: BuildContext) -> Built:
     if ctx.label.endswith(".kiro.hook"):
         ctx.report(DiagnosticCode.INVALID_CONFIG, _REFUSED.format(what="*.kiro.hook"))
         return built
-    doc = decode_json(data, ctx)
-    if doc is ParseFailed:
-        return built
-    if not isinstance(doc, Mapping):
-        ctx.report(
-            DiagnosticCode.INVALID_CONFIG,
-            f"the top level must be an object, got {describe(doc)}; file skipped",
-        )
+    doc = decode_object(data, ctx)
+    if doc is None:
         return built
     hooks = doc.get("hooks")
     if isinstance(hooks, list) or "version" in doc:
@@ -144,10 +129,11 @@ def kiro_builder(data: bytes, ctx: BuildContext) -> Built:
         parsed = parse_group(group, event, at, ctx)
         if parsed is None:
             continue
-        built.groups.append(
-            attrs.evolve(parsed, nodes=tuple(bind_native(n, KIRO, native) for n in parsed.nodes))
-        )
+        built.groups.append(bind_group(parsed, KIRO, native))
     return built
+
+
+_FILE = HookFile(format="kiro", dialect=KIRO, builder=kiro_builder)
 
 
 def load_kiro(
@@ -163,21 +149,7 @@ def load_kiro(
 ) -> LoadedConfig:
     """One Kiro agent configuration (or a refused v3 hook file, see the module). A file
     inside a project needs its trust."""
-    label = os.fspath(path)
-    pdir = os.fspath(project_dir) if project_dir is not None else None
-    root = file_project(label, pdir, home=os.fspath(home) if home is not None else None)
-    config, _ = load_source(
-        label,
-        format="kiro",
-        scope=scope or ("project" if root is not None else "user"),
-        dialect=KIRO,
-        builder=kiro_builder,
-        precedence=precedence,
-        project_dir=root or pdir,
-        trust=trust,
-        kinds=kinds,
-        data=data,
-    )
+    config, _ = _FILE.load(path, scope, project_dir, precedence, trust, kinds, data, home)
     return config
 
 

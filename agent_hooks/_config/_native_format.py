@@ -20,6 +20,7 @@ from typing import Any
 import attrs
 
 from .._base._diagnostics import DiagnosticCode, Severity
+from .._dispatch._registry import MatcherGroup
 from .._events._names import HookEvent
 from .._events._untyped import AnyEvent, UntypedEvent, input_value
 from .._handlers._nodes import HandlerNode, HandlerResult, HookCall, Outcome
@@ -28,6 +29,7 @@ from .._wire._native import NativeEvent
 from ._common import BuildContext, describe, join
 
 __all__ = [
+    "bind_group",
     "bind_native",
     "flat_hook_entries",
     "native_event_key",
@@ -195,6 +197,11 @@ def bind_native(
 
     key = (node.dedupe_key, native.name) if node.dedupe_key is not None else None
     return attrs.evolve(node, call=call, dedupe_key=key)
+
+
+def bind_group(group: MatcherGroup, dialect: Dialect, native: NativeEvent) -> MatcherGroup:
+    """``group`` with every node bound to ``native`` (:func:`bind_native`)."""
+    return attrs.evolve(group, nodes=tuple(bind_native(n, dialect, native) for n in group.nodes))
 
 
 def _harness_env(c: HookCall, dialect: Dialect) -> Mapping[str, str]:

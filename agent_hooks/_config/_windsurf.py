@@ -38,15 +38,13 @@ from .._wire._dialects import WINDSURF
 from ._common import (
     BuildContext,
     Built,
-    ParseFailed,
-    decode_json,
+    HookFile,
+    decode_object,
     describe,
-    file_project,
     json_has_hooks,
-    load_source,
     parse_group,
 )
-from ._native_format import bind_native, flat_hook_entries
+from ._native_format import bind_group, flat_hook_entries
 from ._snapshot import LoadedConfig, combine
 from ._trust import TrustPolicy, TrustStore
 
@@ -86,14 +84,8 @@ def _handler(entry: Mapping[str, object], where: str, ctx: BuildContext) -> dict
 def windsurf_builder(data: bytes, ctx: BuildContext) -> Built:
     """Builder of a Windsurf ``hooks.json``."""
     built = Built()
-    doc = decode_json(data, ctx)
-    if doc is ParseFailed:
-        return built
-    if not isinstance(doc, Mapping):
-        ctx.report(
-            DiagnosticCode.INVALID_CONFIG,
-            f"the top level must be an object with 'hooks', got {describe(doc)}; file skipped",
-        )
+    doc = decode_object(data, ctx, "an object with 'hooks'")
+    if doc is None:
         return built
     for key in doc:
         if key != "hooks":
@@ -111,12 +103,13 @@ def windsurf_builder(data: bytes, ctx: BuildContext) -> Built:
         parsed = parse_group(group, event, at, ctx)
         if parsed is None:
             continue
-        built.groups.append(
-            attrs.evolve(
-                parsed, nodes=tuple(bind_native(n, WINDSURF, native) for n in parsed.nodes)
-            )
-        )
+        built.groups.append(bind_group(parsed, WINDSURF, native))
     return built
+
+
+_FILE = HookFile(
+    format="windsurf", dialect=WINDSURF, builder=windsurf_builder, probe=json_has_hooks
+)
 
 
 def load_windsurf(
@@ -132,22 +125,7 @@ def load_windsurf(
 ) -> LoadedConfig:
     """One Windsurf ``hooks.json``; a file inside a project (``.windsurf/hooks.json``)
     is that workspace's and needs its trust."""
-    label = os.fspath(path)
-    pdir = os.fspath(project_dir) if project_dir is not None else None
-    root = file_project(label, pdir, home=os.fspath(home) if home is not None else None)
-    config, _ = load_source(
-        label,
-        format="windsurf",
-        scope=scope or ("project" if root is not None else "user"),
-        dialect=WINDSURF,
-        builder=windsurf_builder,
-        precedence=precedence,
-        project_dir=root or pdir,
-        trust=trust,
-        kinds=kinds,
-        data=data,
-        probe=json_has_hooks,
-    )
+    config, _ = _FILE.load(path, scope, project_dir, precedence, trust, kinds, data, home)
     return config
 
 

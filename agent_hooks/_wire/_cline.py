@@ -13,42 +13,54 @@ prefix keeps ``TaskComplete`` apart from Claude Code's ``TaskCompleted``).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from ._native import AnswerKeys, NativeEvent, NativeWire
 
 __all__ = ["CLINE_WIRE"]
 
 _PATH = {"path": "file_path"}
 
+
+def _hook(
+    name: str,
+    answer: str,
+    keys: tuple[str, ...],
+    *,
+    event: str | None = None,
+    renames: Mapping[str, str] | None = None,
+) -> NativeEvent:
+    """Cline's ``name`` hook: the canonical ``event`` (default: the same name), its own
+    fields ``keys`` in the object named after it (``PreToolUse``: ``preToolUse``)."""
+    return NativeEvent(
+        name=name,
+        event=event or name,
+        nested=name[0].lower() + name[1:],
+        nested_keys=keys,
+        renames=renames or {},
+        answer=answer,
+    )
+
+
+def _task(name: str, answer: str, keys: tuple[str, ...]) -> NativeEvent:
+    """A task event, carried untyped as ``cline.<name>``."""
+    return _hook(name, answer, keys, event=f"cline.{name}")
+
+
 CLINE_WIRE = NativeWire(
     events=(
-        NativeEvent(
-            name="PreToolUse",
-            event="PreToolUse",
-            nested="preToolUse",
-            nested_keys=("toolName", "parameters"),
-            answer="cancel",
-        ),
-        NativeEvent(
-            name="PostToolUse",
-            event="PostToolUse",
-            nested="postToolUse",
-            nested_keys=("toolName", "parameters", "result", "success", "executionTimeMs"),
+        _hook("PreToolUse", "cancel", ("toolName", "parameters")),
+        _hook(
+            "PostToolUse",
+            "cancel",
+            ("toolName", "parameters", "result", "success", "executionTimeMs"),
             renames={"result": "tool_response"},
-            answer="cancel",
         ),
-        NativeEvent(
-            name="UserPromptSubmit",
-            event="UserPromptSubmit",
-            nested="userPromptSubmit",
-            nested_keys=("prompt", "attachments"),
-            answer="cancel",
-        ),
-        NativeEvent(
-            name="PreCompact",
-            event="PreCompact",
-            nested="preCompact",
-            renames={"compactionStrategy": "trigger"},
-            nested_keys=(  # (its taskId repeats the top-level one)
+        _hook("UserPromptSubmit", "cancel", ("prompt", "attachments")),
+        _hook(
+            "PreCompact",
+            "context",
+            (  # (its taskId repeats the top-level one)
                 "ulid",
                 "contextSize",
                 "compactionStrategy",
@@ -62,43 +74,17 @@ CLINE_WIRE = NativeWire(
                 "contextJsonPath",
                 "contextRawPath",
             ),
-            answer="context",
+            renames={"compactionStrategy": "trigger"},
         ),
-        NativeEvent(
-            name="Notification",
-            event="Notification",
-            nested="notification",
-            nested_keys=("event", "source", "message", "waitingForUserInput", "severity"),
-            answer="context",
+        _hook(
+            "Notification",
+            "context",
+            ("event", "source", "message", "waitingForUserInput", "severity"),
         ),
-        NativeEvent(
-            name="TaskStart",
-            event="cline.TaskStart",
-            nested="taskStart",
-            nested_keys=("taskMetadata",),
-            answer="cancel",
-        ),
-        NativeEvent(
-            name="TaskResume",
-            event="cline.TaskResume",
-            nested="taskResume",
-            nested_keys=("taskMetadata", "previousState"),
-            answer="cancel",
-        ),
-        NativeEvent(
-            name="TaskCancel",
-            event="cline.TaskCancel",
-            nested="taskCancel",
-            nested_keys=("taskMetadata",),
-            answer="context",
-        ),
-        NativeEvent(
-            name="TaskComplete",
-            event="cline.TaskComplete",
-            nested="taskComplete",
-            nested_keys=("taskMetadata",),
-            answer="context",
-        ),
+        _task("TaskStart", "cancel", ("taskMetadata",)),
+        _task("TaskResume", "cancel", ("taskMetadata", "previousState")),
+        _task("TaskCancel", "context", ("taskMetadata",)),
+        _task("TaskComplete", "context", ("taskMetadata",)),
     ),
     event_key="hookName",
     markers=frozenset({"clineVersion", "taskId", "workspaceRoots", "userId"}),

@@ -165,6 +165,20 @@ def _as_aliases(wire: NativeWire) -> Mapping[str, tuple[str, ...]]:
 
 # ------------------------------------------------------------------ harness-native wires
 
+_EVERY_VERDICT = {"allow": "allow", "deny": "deny", "ask": "ask", "block": "deny"}
+"""Every canonical verdict written as itself, ``block`` as ``deny``."""
+
+_GEMINI_ANSWER = AnswerKeys(
+    decision="decision",
+    decision_values={"block": "deny"},
+    reasons=("reason",),
+    continue_key="continue",
+    stop_reason="stopReason",
+    system_message="systemMessage",
+)
+"""The keys most Gemini CLI answers share (its rows below state what differs)."""
+_GEMINI_CONTEXT = attrs.evolve(_GEMINI_ANSWER, context="hookSpecificOutput.additionalContext")
+
 
 _GEMINI_WIRE = NativeWire(
     events=(
@@ -208,50 +222,17 @@ _GEMINI_WIRE = NativeWire(
     },
     specific_key="hookSpecificOutput",
     answers={
-        "permission": AnswerKeys(
-            decision="decision",
-            decision_values={"allow": "allow", "deny": "deny", "ask": "ask", "block": "deny"},
+        "permission": attrs.evolve(
+            _GEMINI_ANSWER,
+            decision_values=_EVERY_VERDICT,
             nearest={"defer": "ask"},
-            reasons=("reason",),
             updated_input="hookSpecificOutput.tool_input",
-            continue_key="continue",
-            stop_reason="stopReason",
-            system_message="systemMessage",
         ),
-        "continue": AnswerKeys(
-            decision="decision",
-            decision_values={"block": "deny"},
-            reasons=("reason",),
-            context_keeps_going=True,
-            continue_key="continue",
-            stop_reason="stopReason",
-            system_message="systemMessage",
-        ),
-        "prompt": AnswerKeys(
-            decision="decision",
-            decision_values={"block": "deny"},
-            reasons=("reason",),
-            context="hookSpecificOutput.additionalContext",
-            continue_key="continue",
-            stop_reason="stopReason",
-            system_message="systemMessage",
-        ),
-        "post": AnswerKeys(
-            decision="decision",
-            decision_values={"block": "deny"},
-            reasons=("reason",),
-            context="hookSpecificOutput.additionalContext",
-            continue_key="continue",
-            stop_reason="stopReason",
-            system_message="systemMessage",
-        ),
-        "model": AnswerKeys(
-            decision="decision",
-            decision_values={"block": "deny"},
-            reasons=("reason",),
-            continue_key="continue",
-            stop_reason="stopReason",
-            system_message="systemMessage",
+        "continue": attrs.evolve(_GEMINI_ANSWER, context_keeps_going=True),
+        "prompt": _GEMINI_CONTEXT,
+        "post": _GEMINI_CONTEXT,
+        "model": attrs.evolve(
+            _GEMINI_ANSWER,
             fields={
                 "llm_request": "hookSpecificOutput.llm_request",
                 "llm_response": "hookSpecificOutput.llm_response",
@@ -264,6 +245,15 @@ _GEMINI_WIRE = NativeWire(
         "none": AnswerKeys(system_message="systemMessage"),
     },
 )
+
+_CURSOR_VERDICT = AnswerKeys(
+    decision="permission",
+    decision_values={"allow": "allow", "deny": "deny", "block": "deny"},
+    nearest={"ask": "deny", "defer": "deny"},
+    reasons=("user_message", "agent_message"),
+)
+"""Cursor's ``permission`` answers (it does not enforce ``ask``; rows below state what
+differs)."""
 
 _CURSOR_WIRE = NativeWire(
     events=(
@@ -369,25 +359,11 @@ _CURSOR_WIRE = NativeWire(
     env={"CURSOR_PROJECT_DIR": "project_dir"},
     loop_count_key="loop_count",
     answers={
-        "permission": AnswerKeys(
-            decision="permission",
-            decision_values={"allow": "allow", "deny": "deny", "block": "deny"},
-            nearest={"ask": "deny", "defer": "deny"},
-            reasons=("user_message", "agent_message"),
-            updated_input="updated_input",
+        "permission": attrs.evolve(_CURSOR_VERDICT, updated_input="updated_input"),
+        "shell": attrs.evolve(
+            _CURSOR_VERDICT, decision_values=_EVERY_VERDICT, nearest={"defer": "ask"}
         ),
-        "shell": AnswerKeys(
-            decision="permission",
-            decision_values={"allow": "allow", "deny": "deny", "ask": "ask", "block": "deny"},
-            nearest={"defer": "ask"},
-            reasons=("user_message", "agent_message"),
-        ),
-        "read": AnswerKeys(
-            decision="permission",
-            decision_values={"allow": "allow", "deny": "deny", "block": "deny"},
-            nearest={"ask": "deny", "defer": "deny"},
-            reasons=("user_message",),
-        ),
+        "read": attrs.evolve(_CURSOR_VERDICT, reasons=("user_message",)),
         "continue": AnswerKeys(followup="followup_message", context_keeps_going=True),
         "prompt": AnswerKeys(
             block_as_continue_false=True, reasons=("user_message",), continue_key="continue"
@@ -409,6 +385,18 @@ _COPILOT_TOOL_INPUT = {
     "old_str": "old_string",
     "new_str": "new_string",
 }
+
+_COPILOT_PERMISSION = AnswerKeys(
+    decision="permissionDecision",
+    decision_values=_EVERY_VERDICT,
+    reasons=("permissionDecisionReason",),
+    updated_input="modifiedArgs",
+)
+"""Copilot's ``preToolUse`` answer (as its Claude-compatible form reads it)."""
+_COPILOT_CONTINUE = AnswerKeys(
+    decision="decision", decision_values={"block": "block"}, reasons=("reason",)
+)
+"""Copilot's ``agentStop`` / ``subagentStop`` answer (as its Claude-compatible form reads it)."""
 
 _COPILOT_WIRE = NativeWire(
     events=(
@@ -495,25 +483,14 @@ _COPILOT_WIRE = NativeWire(
     env={"COPILOT_PROJECT_DIR": "project_dir"},
     nonblocking_exit=0,
     answers={
-        "permission": AnswerKeys(
-            decision="permissionDecision",
-            decision_values={"allow": "allow", "deny": "deny", "ask": "ask", "block": "deny"},
-            nearest={"defer": "ask"},
-            reasons=("permissionDecisionReason",),
-            updated_input="modifiedArgs",
-        ),
+        "permission": attrs.evolve(_COPILOT_PERMISSION, nearest={"defer": "ask"}),
         "request": AnswerKeys(
             decision="behavior",
             decision_values={"allow": "allow", "deny": "deny", "block": "deny"},
             reasons=("message",),
             interrupt="interrupt",
         ),
-        "continue": AnswerKeys(
-            decision="decision",
-            decision_values={"block": "block"},
-            reasons=("reason",),
-            context_keeps_going=True,
-        ),
+        "continue": attrs.evolve(_COPILOT_CONTINUE, context_keeps_going=True),
         "prompt": AnswerKeys(),
         "transform": AnswerKeys(
             fields={"modified_transformed_prompt": "modifiedTransformedPrompt"}
@@ -576,17 +553,7 @@ _COPILOT_CLAUDE_WIRE = NativeWire(
         NativeEvent(name="SubagentStop", event="SubagentStop", answer="continue"),
     ),
     specific_key="hookSpecificOutput",
-    answers={
-        "permission": AnswerKeys(
-            decision="permissionDecision",
-            decision_values={"allow": "allow", "deny": "deny", "ask": "ask", "block": "deny"},
-            reasons=("permissionDecisionReason",),
-            updated_input="modifiedArgs",
-        ),
-        "continue": AnswerKeys(
-            decision="decision", decision_values={"block": "block"}, reasons=("reason",)
-        ),
-    },
+    answers={"permission": _COPILOT_PERMISSION, "continue": _COPILOT_CONTINUE},
 )
 
 COPILOT_CLAUDE_FORM = attrs.evolve(

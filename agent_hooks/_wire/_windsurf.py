@@ -25,6 +25,8 @@ PostToolUse of no known tool is written as the shell's.
 
 from __future__ import annotations
 
+import attrs
+
 from ._native import AnswerKeys, NativeEvent, NativeWire
 
 __all__ = ["WINDSURF_WIRE"]
@@ -32,56 +34,33 @@ __all__ = ["WINDSURF_WIRE"]
 _MCP = ("mcp_server_name", "mcp_tool_name")
 _MCP_KEYS = (*_MCP, "mcp_tool_arguments")
 
+
+def _pre_and_post(
+    action: str, tool: str, lift: tuple[str, ...], nested_keys: tuple[str, ...]
+) -> tuple[NativeEvent, NativeEvent]:
+    """``pre_<action>`` (PreToolUse, which may block) and ``post_<action>`` (PostToolUse),
+    both about ``tool`` with the same fields."""
+    pre = NativeEvent(
+        name=f"pre_{action}",
+        event="PreToolUse",
+        tool=tool,
+        lift=lift,
+        nested_keys=nested_keys,
+        answer="block",
+    )
+    return pre, attrs.evolve(pre, name=f"post_{action}", event="PostToolUse", answer="post")
+
+
+_VERDICT = AnswerKeys(
+    decision="decision", decision_values={"deny": "block", "block": "block"}, reasons=("reason",)
+)
+"""What an exit status can say: block (2) with stderr as the reason, or not."""
+
 WINDSURF_WIRE = NativeWire(
     events=(
-        NativeEvent(
-            name="pre_run_command",
-            event="PreToolUse",
-            tool="Bash",
-            lift=("command_line",),
-            nested_keys=("command_line", "cwd"),
-            answer="block",
-        ),
-        NativeEvent(
-            name="post_run_command",
-            event="PostToolUse",
-            tool="Bash",
-            lift=("command_line",),
-            nested_keys=("command_line", "cwd"),
-            answer="post",
-        ),
-        NativeEvent(
-            name="pre_read_code",
-            event="PreToolUse",
-            tool="Read",
-            lift=("file_path",),
-            nested_keys=("file_path",),
-            answer="block",
-        ),
-        NativeEvent(
-            name="post_read_code",
-            event="PostToolUse",
-            tool="Read",
-            lift=("file_path",),
-            nested_keys=("file_path",),
-            answer="post",
-        ),
-        NativeEvent(
-            name="pre_write_code",
-            event="PreToolUse",
-            tool="Edit",
-            lift=("file_path", "edits"),
-            nested_keys=("file_path", "edits"),
-            answer="block",
-        ),
-        NativeEvent(
-            name="post_write_code",
-            event="PostToolUse",
-            tool="Edit",
-            lift=("file_path", "edits"),
-            nested_keys=("file_path", "edits"),
-            answer="post",
-        ),
+        *_pre_and_post("run_command", "Bash", ("command_line",), ("command_line", "cwd")),
+        *_pre_and_post("read_code", "Read", ("file_path",), ("file_path",)),
+        *_pre_and_post("write_code", "Edit", ("file_path", "edits"), ("file_path", "edits")),
         NativeEvent(
             name="pre_mcp_tool_use",
             event="PreToolUse",
@@ -127,18 +106,6 @@ WINDSURF_WIRE = NativeWire(
     fallbacks={"session_id": "trajectory_id"},
     tool_input_keys={"Bash": {"command_line": "command"}},
     exit_status_only=True,
-    answers={
-        "block": AnswerKeys(
-            decision="decision",
-            decision_values={"deny": "block", "block": "block"},
-            nearest={"ask": "block"},
-            reasons=("reason",),
-        ),
-        "post": AnswerKeys(
-            decision="decision",
-            decision_values={"deny": "block", "block": "block"},
-            reasons=("reason",),
-        ),
-    },
+    answers={"block": attrs.evolve(_VERDICT, nearest={"ask": "block"}), "post": _VERDICT},
 )
 """Windsurf (Cascade hooks)."""

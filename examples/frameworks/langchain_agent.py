@@ -1,7 +1,8 @@
 """A LangChain ``create_agent`` agent guarded by agent_hooks, offline.
 
 The model is scripted (no network, no API key). It asks its ``shell`` tool for
-``rm -rf build``, then ``pytest``, then answers. The hooks:
+``rm -rf build``, then ``pytest``, then answers. The hooks, set up by
+``guarded_project.py`` as in every framework example here:
 
 * the project's ``.claude/settings.json`` runs ``hooks/block_rm_rf.sh`` on ``Bash``
   (the ``shell`` tool is ``Bash`` to the hooks): the ``rm -rf`` call never runs;
@@ -13,32 +14,19 @@ Needs: pip install 'py-agent-hooks[langchain]'. Run: python examples/frameworks/
 
 from __future__ import annotations
 
-import json
 import tempfile
 from pathlib import Path
 from typing import Any
 
 import anyio
+from guarded_project import COMMANDS, SCRIPT, project_hooks
 from langchain.agents import create_agent
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.tools import tool
 
-from agent_hooks import (
-    HookMatcher,
-    PostToolUseInput,
-    PostToolUseOutput,
-    PreToolUseInput,
-    PreToolUseOutput,
-    StopInput,
-    StopOutput,
-    TrustPolicy,
-    load,
-)
 from agent_hooks.langchain import AgentHooksMiddleware
-
-GUARD = Path(__file__).resolve().parent.parent / "hooks" / "block_rm_rf.sh"
 
 
 class ScriptedModel(BaseChatModel):
@@ -50,7 +38,7 @@ class ScriptedModel(BaseChatModel):
     def _llm_type(self) -> str:
         return "scripted"
 
-    def bind_tools(self, tools: Any, **kwargs: Any) -> ScriptedModel:  # type: ignore[override]
+    def bind_tools(self, tools: Any, **kwargs: Any) -> ScriptedModel:  # type: ignore[override,unused-ignore]
         return self
 
     def _generate(self, messages: list[BaseMessage], *args: Any, **kw: Any) -> ChatResult:
@@ -73,39 +61,8 @@ def call(command: str, n: int) -> AIMessage:
     )
 
 
-async def quiet_pytest(input: PreToolUseInput) -> PreToolUseOutput | None:
-    if input.tool_input.get("command") == "pytest":
-        return PreToolUseOutput(updated_input={"command": "pytest -q"})
-    return None
-
-
-async def after_tests(input: PostToolUseInput) -> PostToolUseOutput:
-    return PostToolUseOutput(additional_context="(hook: coverage report written to htmlcov/)")
-
-
-async def summarise_first(input: StopInput) -> StopOutput | None:
-    if not input.stop_hook_active:
-        return StopOutput(decision="block", reason="Summarise the test results before stopping.")
-    return None
-
-
 async def main(project: Path) -> None:
-    settings = project / ".claude" / "settings.json"
-    settings.parent.mkdir()
-    hook = {"type": "command", "command": str(GUARD)}
-    settings.write_text(
-        json.dumps({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [hook]}]}})
-    )
-    # A project you reviewed: trust its hook file for this run.
-    config = load(str(settings), trust=TrustPolicy(store=None, trust_all=True))
-    registry = config.registry().add(
-        {
-            "PreToolUse": [HookMatcher(matcher="Bash", hooks=[quiet_pytest])],
-            "PostToolUse": [HookMatcher(matcher="Bash", hooks=[after_tests])],
-            "Stop": [HookMatcher(hooks=[summarise_first])],
-        }
-    )
-
+    registry = project_hooks(project)
     ran: list[str] = []
 
     @tool
@@ -116,10 +73,8 @@ async def main(project: Path) -> None:
 
     model = ScriptedModel(
         replies=[
-            call("rm -rf build", 1),
-            call("pytest", 2),
-            AIMessage(content="Done."),
-            AIMessage(content="3 tests passed; coverage is in htmlcov/."),
+            call(reply, n) if reply in COMMANDS else AIMessage(content=reply)
+            for n, reply in enumerate(SCRIPT, 1)
         ]
     )
     hooks = AgentHooksMiddleware(registry, cwd=str(project))

@@ -1,7 +1,8 @@
 """An OpenAI Agents SDK agent guarded by agent_hooks, offline.
 
 The model is a scripted ``agents.Model`` (no network, no API key). It asks its
-``shell`` function tool for ``rm -rf build``, then ``pytest``, then answers. The hooks:
+``shell`` function tool for ``rm -rf build``, then ``pytest``, then answers. The hooks,
+set up by ``guarded_project.py`` as in every framework example here:
 
 * the project's ``.claude/settings.json`` runs ``hooks/block_rm_rf.sh`` on ``Bash``
   (the ``shell`` tool is ``Bash`` to the hooks): the ``rm -rf`` call never runs;
@@ -22,31 +23,20 @@ from typing import Any
 import anyio
 from agents import Agent, Model, ModelResponse, RunConfig, function_tool
 from agents.usage import Usage
+from guarded_project import COMMANDS, SCRIPT, project_hooks
 from openai.types.responses import (
     ResponseFunctionToolCall,
     ResponseOutputMessage,
     ResponseOutputText,
 )
 
-from agent_hooks import (
-    HookMatcher,
-    PostToolUseInput,
-    PostToolUseOutput,
-    PreToolUseInput,
-    PreToolUseOutput,
-    StopInput,
-    StopOutput,
-    TrustPolicy,
-    load,
-)
 from agent_hooks.openai_agents import AgentHooksRunner
 
-GUARD = Path(__file__).resolve().parent.parent / "hooks" / "block_rm_rf.sh"
-SCRIPT: list[Any] = ["rm -rf build", "pytest", "Done.", "3 tests passed; coverage is in htmlcov/."]
+REPLIES = list(SCRIPT)
 
 
 class ScriptedModel(Model):
-    """Replies from ``SCRIPT``: a command is a ``shell`` call, anything else the answer."""
+    """Replies from ``REPLIES``: a command is a ``shell`` call, anything else the answer."""
 
     async def get_response(
         self, system_instructions: Any, input: Any, *a: Any, **kw: Any
@@ -56,13 +46,13 @@ class ScriptedModel(Model):
             print(f"   the model sees: {last['output']!r}")
         elif last.get("role") == "user" and len(input) > 1:
             print(f"   Stop hook -> the model is told: {last['content']!r}")
-        reply = SCRIPT.pop(0)
+        reply = REPLIES.pop(0)
         item: Any
-        if reply in ("rm -rf build", "pytest"):
+        if reply in COMMANDS:
             print(f"model: shell({reply!r})")
             args = json.dumps({"command": reply})
             item = ResponseFunctionToolCall(
-                arguments=args, call_id=f"c{len(SCRIPT)}", name="shell", type="function_call"
+                arguments=args, call_id=f"c{len(REPLIES)}", name="shell", type="function_call"
             )
         else:
             print(f"model: {reply}")
@@ -76,38 +66,8 @@ class ScriptedModel(Model):
         raise NotImplementedError
 
 
-async def quiet_pytest(input: PreToolUseInput) -> PreToolUseOutput | None:
-    if input.tool_input.get("command") == "pytest":
-        return PreToolUseOutput(updated_input={"command": "pytest -q"})
-    return None
-
-
-async def after_tests(input: PostToolUseInput) -> PostToolUseOutput:
-    return PostToolUseOutput(additional_context="(hook: coverage report written to htmlcov/)")
-
-
-async def summarise_first(input: StopInput) -> StopOutput | None:
-    if not input.stop_hook_active:
-        return StopOutput(decision="block", reason="Summarise the test results before stopping.")
-    return None
-
-
 async def main(project: Path) -> None:
-    settings = project / ".claude" / "settings.json"
-    settings.parent.mkdir()
-    hook = {"type": "command", "command": str(GUARD)}
-    settings.write_text(
-        json.dumps({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [hook]}]}})
-    )
-    # A project you reviewed: trust its hook file for this run.
-    config = load(str(settings), trust=TrustPolicy(store=None, trust_all=True))
-    registry = config.registry().add(
-        {
-            "PreToolUse": [HookMatcher(matcher="Bash", hooks=[quiet_pytest])],
-            "PostToolUse": [HookMatcher(matcher="Bash", hooks=[after_tests])],
-            "Stop": [HookMatcher(hooks=[summarise_first])],
-        }
-    )
+    registry = project_hooks(project)
     ran: list[str] = []
 
     @function_tool

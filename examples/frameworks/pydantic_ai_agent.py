@@ -1,7 +1,8 @@
 """A PydanticAI agent guarded by agent_hooks, offline.
 
 The model is a ``FunctionModel`` script (no network, no API key). It asks its
-``shell`` tool for ``rm -rf build``, then ``pytest``, then answers. The hooks:
+``shell`` tool for ``rm -rf build``, then ``pytest``, then answers. The hooks, set up
+by ``guarded_project.py`` as in every framework example here:
 
 * the project's ``.claude/settings.json`` runs ``hooks/block_rm_rf.sh`` on ``Bash``
   (the ``shell`` tool is ``Bash`` to the hooks): the ``rm -rf`` call never runs;
@@ -13,11 +14,11 @@ Needs: pip install 'py-agent-hooks[pydantic-ai]'. Run: python examples/framework
 
 from __future__ import annotations
 
-import json
 import tempfile
 from pathlib import Path
 
 import anyio
+from guarded_project import COMMANDS, SCRIPT, project_hooks
 from pydantic_ai import Agent
 from pydantic_ai.messages import (
     ModelMessage,
@@ -30,26 +31,13 @@ from pydantic_ai.messages import (
 )
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 
-from agent_hooks import (
-    HookMatcher,
-    PostToolUseInput,
-    PostToolUseOutput,
-    PreToolUseInput,
-    PreToolUseOutput,
-    StopInput,
-    StopOutput,
-    TrustPolicy,
-    load,
-)
 from agent_hooks.pydantic_ai import AgentHooksCapability
 
-GUARD = Path(__file__).resolve().parent.parent / "hooks" / "block_rm_rf.sh"
-
-SCRIPT = [
-    ToolCallPart("shell", {"command": "rm -rf build"}, tool_call_id="c1"),
-    ToolCallPart("shell", {"command": "pytest"}, tool_call_id="c2"),
-    TextPart("Done."),
-    TextPart("3 tests passed; coverage is in htmlcov/."),
+REPLIES: list[ToolCallPart | TextPart] = [
+    ToolCallPart("shell", {"command": reply}, tool_call_id=f"c{n}")
+    if reply in COMMANDS
+    else TextPart(reply)
+    for n, reply in enumerate(SCRIPT, 1)
 ]
 
 
@@ -61,7 +49,7 @@ def model(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
                 print(f"   the model sees: {part.model_response_str()!r}")
             elif isinstance(part, UserPromptPart) and len(messages) > 1:
                 print(f"   the model is told: {part.content!r}")
-    reply = SCRIPT.pop(0)
+    reply = REPLIES.pop(0)
     if isinstance(reply, ToolCallPart):
         print(f"model: shell({reply.args_as_dict()['command']!r})")
     else:
@@ -69,38 +57,8 @@ def model(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
     return ModelResponse(parts=[reply])
 
 
-async def quiet_pytest(input: PreToolUseInput) -> PreToolUseOutput | None:
-    if input.tool_input.get("command") == "pytest":
-        return PreToolUseOutput(updated_input={"command": "pytest -q"})
-    return None
-
-
-async def after_tests(input: PostToolUseInput) -> PostToolUseOutput:
-    return PostToolUseOutput(additional_context="(hook: coverage report written to htmlcov/)")
-
-
-async def summarise_first(input: StopInput) -> StopOutput | None:
-    if not input.stop_hook_active:
-        return StopOutput(decision="block", reason="Summarise the test results before stopping.")
-    return None
-
-
 async def main(project: Path) -> None:
-    settings = project / ".claude" / "settings.json"
-    settings.parent.mkdir()
-    hook = {"type": "command", "command": str(GUARD)}
-    settings.write_text(
-        json.dumps({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [hook]}]}})
-    )
-    # A project you reviewed: trust its hook file for this run.
-    config = load(str(settings), trust=TrustPolicy(store=None, trust_all=True))
-    registry = config.registry().add(
-        {
-            "PreToolUse": [HookMatcher(matcher="Bash", hooks=[quiet_pytest])],
-            "PostToolUse": [HookMatcher(matcher="Bash", hooks=[after_tests])],
-            "Stop": [HookMatcher(hooks=[summarise_first])],
-        }
-    )
+    registry = project_hooks(project)
     ran: list[str] = []
 
     def shell(command: str) -> str:

@@ -1,7 +1,8 @@
 """A Strands Agents agent guarded by agent_hooks, offline.
 
 The model is a scripted ``strands.models.Model`` (no network, no API key). It asks
-its ``shell`` tool for ``rm -rf build``, then ``pytest``, then answers. The hooks:
+its ``shell`` tool for ``rm -rf build``, then ``pytest``, then answers. The hooks, set
+up by ``guarded_project.py`` as in every framework example here:
 
 * the project's ``.claude/settings.json`` runs ``hooks/block_rm_rf.sh`` on ``Bash``
   (the ``shell`` tool is ``Bash`` to the hooks): the ``rm -rf`` call never runs;
@@ -20,28 +21,17 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+from guarded_project import COMMANDS, SCRIPT, project_hooks
 from strands import Agent, tool
 from strands.models import Model
 
-from agent_hooks import (
-    HookMatcher,
-    PostToolUseInput,
-    PostToolUseOutput,
-    PreToolUseInput,
-    PreToolUseOutput,
-    StopInput,
-    StopOutput,
-    TrustPolicy,
-    load,
-)
 from agent_hooks.strands import AgentHooksPlugin
 
-GUARD = Path(__file__).resolve().parent.parent / "hooks" / "block_rm_rf.sh"
-SCRIPT = ["rm -rf build", "pytest", "Done.", "3 tests passed; coverage is in htmlcov/."]
+REPLIES = list(SCRIPT)
 
 
 class ScriptedModel(Model):
-    """Replies from ``SCRIPT``: a command is a ``shell`` call, anything else the answer."""
+    """Replies from ``REPLIES``: a command is a ``shell`` call, anything else the answer."""
 
     def update_config(self, **model_config: Any) -> None:
         pass
@@ -59,11 +49,11 @@ class ScriptedModel(Model):
                 print(f"   the model sees: {' | '.join(texts)!r}")
             elif "text" in block:
                 print(f"   Stop hook -> the model is told: {block['text']!r}")
-        reply = SCRIPT.pop(0)
+        reply = REPLIES.pop(0)
         yield {"messageStart": {"role": "assistant"}}
-        if reply in ("rm -rf build", "pytest"):
+        if reply in COMMANDS:
             print(f"model: shell({reply!r})")
-            start = {"toolUse": {"name": "shell", "toolUseId": f"c{len(SCRIPT)}"}}
+            start = {"toolUse": {"name": "shell", "toolUseId": f"c{len(REPLIES)}"}}
             yield {"contentBlockStart": {"start": start}}
             delta = {"toolUse": {"input": json.dumps({"command": reply})}}
             yield {"contentBlockDelta": {"delta": delta}}
@@ -76,38 +66,8 @@ class ScriptedModel(Model):
             yield {"messageStop": {"stopReason": "end_turn"}}
 
 
-async def quiet_pytest(input: PreToolUseInput) -> PreToolUseOutput | None:
-    if input.tool_input.get("command") == "pytest":
-        return PreToolUseOutput(updated_input={"command": "pytest -q"})
-    return None
-
-
-async def after_tests(input: PostToolUseInput) -> PostToolUseOutput:
-    return PostToolUseOutput(additional_context="(hook: coverage report written to htmlcov/)")
-
-
-async def summarise_first(input: StopInput) -> StopOutput | None:
-    if not input.stop_hook_active:
-        return StopOutput(decision="block", reason="Summarise the test results before stopping.")
-    return None
-
-
 async def main(project: Path) -> None:
-    settings = project / ".claude" / "settings.json"
-    settings.parent.mkdir()
-    hook = {"type": "command", "command": str(GUARD)}
-    settings.write_text(
-        json.dumps({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [hook]}]}})
-    )
-    # A project you reviewed: trust its hook file for this run.
-    config = load(str(settings), trust=TrustPolicy(store=None, trust_all=True))
-    registry = config.registry().add(
-        {
-            "PreToolUse": [HookMatcher(matcher="Bash", hooks=[quiet_pytest])],
-            "PostToolUse": [HookMatcher(matcher="Bash", hooks=[after_tests])],
-            "Stop": [HookMatcher(hooks=[summarise_first])],
-        }
-    )
+    registry = project_hooks(project)
     ran: list[str] = []
 
     @tool

@@ -178,21 +178,32 @@ def _flat_command(key: str) -> Callable[[Any], list[str]]:
     return read
 
 
+def _bare_entry(command: str, _timeout: float, _unit: float) -> dict[str, Any]:
+    """An entry of the command alone (Windsurf documents no timeout; Cline's is a script)."""
+    return {"command": command}
+
+
+def _at_home(relative: str) -> Callable[[Path], Path]:
+    return lambda home: home / relative
+
+
 @attrs.frozen(kw_only=True)
 class Harness:
-    """Where a harness keeps its hooks and how an entry that calls agent-hooks is written."""
+    """Where a harness keeps its hooks and how an entry that calls agent-hooks is written.
+    The defaults are Claude Code's shape; a row states only what differs."""
 
     name: str
     """The dialect name (``--dialect``)."""
     project_file: str
     """Relative to the project root."""
-    user_file: Callable[[Path], Path]
-    """From the home directory (environment overrides such as ``$CODEX_HOME`` applied)."""
+    user_file: Callable[[Path], Path] = attrs.field()
+    """From the home directory (environment overrides such as ``$CODEX_HOME`` applied);
+    default: ``project_file`` under the home directory."""
     events: Callable[[str], list[str]]
     """Canonical event -> the harness's events that deliver it (empty: it has none)."""
-    entry: Callable[[str, float, float], dict[str, Any]]
+    entry: Callable[[str, float, float], dict[str, Any]] = _grouped
     """(command, timeout in seconds, seconds per unit) -> the entry."""
-    commands: Callable[[Any], list[str]]
+    commands: Callable[[Any], list[str]] = _grouped_command
     """An entry -> the commands it runs (to recognise ours)."""
     head: Mapping[str, Any] = attrs.field(factory=dict)
     """Keys a new file starts with (``version: 1``)."""
@@ -205,6 +216,10 @@ class Harness:
     """The harness's hooks are executable files named by their event in a directory (Cline):
     ``project_file`` and ``user_file`` are that directory, and install writes one small
     shell script per event (an existing file it did not write is left alone)."""
+
+    @user_file.default
+    def _project_file_at_home(self) -> Callable[[Path], Path]:
+        return _at_home(self.project_file)
 
 
 def _native_events(dialect_name: str) -> Callable[[str], list[str]]:
@@ -249,33 +264,20 @@ HARNESSES: Mapping[str, Harness] = {
     h.name: h
     for h in (
         Harness(
-            name="claude",
-            project_file=".claude/settings.json",
-            user_file=lambda home: home / ".claude" / "settings.json",
-            events=_listed(_CLAUDE_EVENTS),
-            entry=_grouped,
-            commands=_grouped_command,
+            name="claude", project_file=".claude/settings.json", events=_listed(_CLAUDE_EVENTS)
         ),
         Harness(
             name="codex",
             project_file=".codex/hooks.json",
             user_file=_env_home("CODEX_HOME", ".codex", "hooks.json"),
             events=_listed(_CODEX_EVENTS),
-            entry=_grouped,
-            commands=_grouped_command,
         ),
         Harness(
-            name="gemini",
-            project_file=".gemini/settings.json",
-            user_file=lambda home: home / ".gemini" / "settings.json",
-            events=_native_events("gemini"),
-            entry=_grouped,
-            commands=_grouped_command,
+            name="gemini", project_file=".gemini/settings.json", events=_native_events("gemini")
         ),
         Harness(
             name="cursor",
             project_file=".cursor/hooks.json",
-            user_file=lambda home: home / ".cursor" / "hooks.json",
             events=_native_events("cursor"),
             entry=_cursor_entry,
             commands=_flat_command("command"),
@@ -297,59 +299,37 @@ HARNESSES: Mapping[str, Harness] = {
             project_file=".factory/settings.json",
             user_file=_env_home("FACTORY_HOME_OVERRIDE", ".factory", "settings.json"),
             events=_native_events("factory"),
-            entry=_grouped,
-            commands=_grouped_command,
         ),
-        Harness(
-            name="qwen",
-            project_file=".qwen/settings.json",
-            user_file=lambda home: home / ".qwen" / "settings.json",
-            events=_native_events("qwen"),
-            entry=_grouped,
-            commands=_grouped_command,
-        ),
+        Harness(name="qwen", project_file=".qwen/settings.json", events=_native_events("qwen")),
         Harness(
             name="openhands",
             project_file=".openhands/hooks.json",
-            user_file=lambda home: home / ".openhands" / "hooks.json",
             events=_listed(_OPENHANDS_EVENTS),
-            entry=_grouped,
-            commands=_grouped_command,
         ),
         Harness(
             name="trae",
             project_file=".trae/hooks.json",
-            user_file=lambda home: home / ".trae" / "hooks.json",
             events=_listed(_TRAE_EVENTS),
-            entry=_grouped,
-            commands=_grouped_command,
             head={"version": 1},
         ),
         Harness(
             name="cline",
             project_file=".clinerules/hooks",
-            user_file=lambda home: home / "Documents" / "Cline" / "Hooks",
+            user_file=_at_home("Documents/Cline/Hooks"),
             events=_native_events("cline"),
-            entry=lambda command, _timeout, _unit: {"command": command},
+            entry=_bare_entry,
             commands=_flat_command("command"),
             per_event_files=True,
         ),
         Harness(
             name="windsurf",
             project_file=".windsurf/hooks.json",
-            user_file=lambda home: home / ".codeium" / "windsurf" / "hooks.json",
+            user_file=_at_home(".codeium/windsurf/hooks.json"),
             events=_every_native_event("windsurf"),
-            entry=lambda command, _timeout, _unit: {"command": command},
+            entry=_bare_entry,
             commands=_flat_command("command"),
         ),
-        Harness(
-            name="qoder",
-            project_file=".qoder/settings.json",
-            user_file=lambda home: home / ".qoder" / "settings.json",
-            events=_listed(_QODER_EVENTS),
-            entry=_grouped,
-            commands=_grouped_command,
-        ),
+        Harness(name="qoder", project_file=".qoder/settings.json", events=_listed(_QODER_EVENTS)),
     )
 }
 """Every harness ``install`` knows, by name."""

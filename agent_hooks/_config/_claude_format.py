@@ -7,12 +7,19 @@ The same shape is read for Codex's ``hooks.json`` and hel's ``.hel/hooks.json``
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
 from .._base._diagnostics import DiagnosticCode, Severity
-from ._common import BuildContext, Built, ParseFailed, decode_json, describe, parse_hooks_mapping
+from ._common import (
+    BuildContext,
+    Built,
+    ParseFailed,
+    decode_json,
+    describe,
+    json_declares,
+    parse_hooks_mapping,
+)
 
 __all__ = ["build_hooks_document", "hooks_file_builder", "settings_builder", "settings_probe"]
 
@@ -62,17 +69,8 @@ def build_hooks_document(
     return built
 
 
-def settings_probe(data: bytes) -> bool:
-    """Whether a settings file says anything about hooks (else it needs no trust)."""
-    try:
-        doc = json.loads(data.decode("utf-8-sig") or "{}")
-    except (ValueError, RecursionError):
-        return True
-    if not isinstance(doc, dict):
-        return True
-    return any(
-        doc.get(k) is not None for k in ("hooks", "disableAllHooks", "allowManagedHooksOnly")
-    )
+settings_probe = json_declares("hooks", "disableAllHooks", "allowManagedHooksOnly")
+"""Whether a settings file says anything about hooks (else it needs no trust)."""
 
 
 def settings_builder(data: bytes, ctx: BuildContext) -> Built:

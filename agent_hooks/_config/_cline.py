@@ -32,8 +32,8 @@ import attrs
 from .._base._diagnostics import DiagnosticCode, Severity
 from .._handlers._kinds import HandlerKinds
 from .._wire._dialects import CLINE
-from ._common import BuildContext, Built, file_project, load_source, parse_group
-from ._native_format import bind_native, native_event_key
+from ._common import BuildContext, Built, HookFile, parse_group
+from ._native_format import bind_group, native_event_key
 from ._snapshot import LoadedConfig, combine
 from ._trust import TrustPolicy, TrustStore
 
@@ -82,11 +82,7 @@ def _builder(path: str, event_name: str) -> Callable[[bytes, BuildContext], Buil
         group = {"hooks": [{"type": "command", "command": shlex.quote(os.path.abspath(path))}]}
         parsed = parse_group(group, event, event_name, ctx)
         if parsed is not None:
-            built.groups.append(
-                attrs.evolve(
-                    parsed, nodes=tuple(bind_native(n, CLINE, native) for n in parsed.nodes)
-                )
-            )
+            built.groups.append(bind_group(parsed, CLINE, native))
         return built
 
     return build
@@ -108,22 +104,9 @@ def load_cline(
     A file whose name is no Cline event loads nothing, with a warning that names the
     events."""
     label = os.fspath(path)
-    event = cline_event_of(os.path.basename(label))
-    pdir = os.fspath(project_dir) if project_dir is not None else None
-    root = file_project(label, pdir, home=os.fspath(home) if home is not None else None)
-    name = event or os.path.basename(label)
-    config, _ = load_source(
-        label,
-        format="cline",
-        scope=scope or ("project" if root is not None else "user"),
-        dialect=CLINE,
-        builder=_builder(label, name),
-        precedence=precedence,
-        project_dir=root or pdir,
-        trust=trust,
-        kinds=kinds,
-        data=data,
-    )
+    name = cline_event_of(os.path.basename(label)) or os.path.basename(label)
+    file = HookFile(format="cline", dialect=CLINE, builder=_builder(label, name))
+    config, _ = file.load(label, scope, project_dir, precedence, trust, kinds, data, home)
     return config
 
 

@@ -29,11 +29,10 @@ from ._common import (
     BuildContext,
     Built,
     ConfigTooLarge,
+    HookFile,
     check_document,
     describe,
-    file_project,
     json_has_hooks,
-    load_source,
     parse_hooks_mapping,
 )
 from ._snapshot import LoadedConfig, combine
@@ -103,14 +102,23 @@ def toml_has_hooks(data: bytes) -> bool:
         return True
 
 
-def _scope(label: str, scope: str | None, project_dir: str | None) -> tuple[str, str | None]:
-    """The scope of a Codex file and the project it needs the trust of: ``project`` for a
-    file inside ``project_dir`` or below a project root found from the file, else
-    ``user``."""
-    if scope is not None:
-        return scope, project_dir
-    root = file_project(label, project_dir)
-    return ("project", root) if root is not None else ("user", project_dir)
+# The scope of a Codex file and the project it needs the trust of: ``project`` for a
+# file inside ``project_dir`` or below a project root found from the file, else ``user``
+# (a scope the caller gives keeps the caller's ``project_dir``).
+_JSON = HookFile(
+    format="codex-json",
+    dialect=CODEX,
+    builder=hooks_file_builder,
+    probe=json_has_hooks,
+    scope_given_keeps_project=True,
+)
+_TOML = HookFile(
+    format="codex-toml",
+    dialect=CODEX,
+    builder=codex_toml_builder,
+    probe=toml_has_hooks,
+    scope_given_keeps_project=True,
+)
 
 
 def load_codex(
@@ -135,22 +143,7 @@ def load_codex(
             kinds=kinds,
             data=data,
         )
-    pdir = os.fspath(project_dir) if project_dir is not None else None
-    sc, pdir = _scope(label, scope, pdir)
-    config, _ = load_source(
-        label,
-        format="codex-json",
-        scope=sc,
-        dialect=CODEX,
-        builder=hooks_file_builder,
-        precedence=precedence,
-        project_dir=pdir,
-        trust=trust,
-        kinds=kinds,
-        data=data,
-        probe=json_has_hooks,
-    )
-
+    config, _ = _JSON.load(label, scope, project_dir, precedence, trust, kinds, data)
     return config
 
 
@@ -165,23 +158,7 @@ def load_codex_toml(
     data: bytes | None = None,
 ) -> LoadedConfig:
     """The ``[hooks]`` tables of a Codex ``config.toml``."""
-    label = os.fspath(path)
-    pdir = os.fspath(project_dir) if project_dir is not None else None
-    sc, pdir = _scope(label, scope, pdir)
-    config, _ = load_source(
-        label,
-        format="codex-toml",
-        scope=sc,
-        dialect=CODEX,
-        builder=codex_toml_builder,
-        precedence=precedence,
-        project_dir=pdir,
-        trust=trust,
-        kinds=kinds,
-        data=data,
-        probe=toml_has_hooks,
-    )
-
+    config, _ = _TOML.load(path, scope, project_dir, precedence, trust, kinds, data)
     return config
 
 

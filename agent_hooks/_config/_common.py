@@ -527,13 +527,23 @@ def decode_object(
     return doc
 
 
-def json_has_hooks(data: bytes) -> bool:
-    """Whether a JSON document has a ``hooks`` key (or is not an object, or does not parse)."""
-    try:
-        doc = json.loads(data.decode("utf-8-sig") or "{}")
-    except (ValueError, RecursionError):
-        return True
-    return not isinstance(doc, dict) or doc.get("hooks") is not None
+def json_declares(*keys: str) -> Callable[[bytes], bool]:
+    """A trust probe: whether a JSON document sets one of ``keys`` (or is not an object,
+    or does not parse). A file that says nothing about hooks (most settings files hold
+    other settings) needs no trust."""
+
+    def probe(data: bytes) -> bool:
+        try:
+            doc = json.loads(data.decode("utf-8-sig") or "{}")
+        except (ValueError, RecursionError):
+            return True
+        return not isinstance(doc, dict) or any(doc.get(k) is not None for k in keys)
+
+    return probe
+
+
+json_has_hooks = json_declares("hooks")
+"""Whether a JSON document has a ``hooks`` key (or is not an object, or does not parse)."""
 
 
 def count_handlers(groups: Iterable[MatcherGroup]) -> int:
@@ -848,6 +858,9 @@ class HookFile:
     own_project_only: bool = False
     """Only a project-scope file's builder sees a project directory (Cursor runs a
     user file's commands from the file's directory)."""
+    scope_given_keeps_project: bool = False
+    """A ``scope`` the caller gives comes with the caller's ``project_dir`` as it is: no
+    project is looked for from the file (Codex, Deep Agents)."""
 
     def load(
         self,
@@ -859,18 +872,23 @@ class HookFile:
         kinds: HandlerKinds | None = None,
         data: bytes | None = None,
         home: str | os.PathLike[str] | None = None,
+        env: Mapping[str, str] | None = None,
     ) -> tuple[LoadedConfig, Built | None]:
         """:func:`load_source` for one such file, its project found from the file
         (:func:`file_project`): a file inside a project is that project's (scope
         ``project``, its trust needed), any other the user's, unless ``scope`` says. The
-        builder sees the file's project, else the caller's ``project_dir``."""
+        builder sees the file's project, else the caller's ``project_dir``. ``env``: the
+        variables the file's hooks get (a plugin's root)."""
         label = os.fspath(path)
         pdir = os.fspath(project_dir) if project_dir is not None else None
-        root = file_project(label, pdir, home=os.fspath(home) if home is not None else None)
-        sc = scope or ("project" if root is not None else "user")
-        owner = root or pdir
-        if self.own_project_only:
-            owner = root if sc == "project" else None
+        if scope is not None and self.scope_given_keeps_project:
+            sc, owner = scope, pdir
+        else:
+            root = file_project(label, pdir, home=os.fspath(home) if home is not None else None)
+            sc = scope or ("project" if root is not None else "user")
+            owner = root or pdir
+            if self.own_project_only:
+                owner = root if sc == "project" else None
         return load_source(
             label,
             format=self.format,
@@ -881,6 +899,7 @@ class HookFile:
             project_dir=owner,
             trust=trust,
             kinds=kinds,
+            env=env,
             data=data,
             probe=self.probe,
         )

@@ -50,12 +50,12 @@ from .._wire._native import NativeEvent
 from ._common import (
     BuildContext,
     Built,
-    ParseFailed,
-    decode_json,
+    HookFile,
+    decode_object,
     describe,
     disable_config,
-    file_project,
     join,
+    json_declares,
     json_has_hooks,
     load_source,
 )
@@ -162,13 +162,10 @@ def _handler(entry: Mapping[str, Any], project: str | None) -> dict[str, Any] | 
     return handler
 
 
-def _build(doc: object, ctx: BuildContext, *, settings: bool) -> Built:
+def _build(data: bytes, ctx: BuildContext, *, settings: bool) -> Built:
     built = Built()
-    if not isinstance(doc, Mapping):
-        ctx.report(
-            DiagnosticCode.INVALID_CONFIG,
-            f"the top level must be an object with 'hooks', got {describe(doc)}; file skipped",
-        )
+    doc = decode_object(data, ctx, "an object with 'hooks'")
+    if doc is None:
         return built
     flag = doc.get("disableAllHooks")
     if isinstance(flag, bool):
@@ -296,30 +293,26 @@ def _plain(event: str) -> NativeEvent:
 
 def copilot_hooks_builder(data: bytes, ctx: BuildContext) -> Built:
     """Builder of a Copilot hooks file (``.github/hooks/*.json``)."""
-    doc = decode_json(data, ctx)
-    if doc is ParseFailed:
-        return Built()
-    return _build(doc, ctx, settings=False)
+    return _build(data, ctx, settings=False)
 
 
 def copilot_settings_builder(data: bytes, ctx: BuildContext) -> Built:
     """Builder of a Copilot settings file: its inline ``hooks`` (strict)."""
-    doc = decode_json(data, ctx)
-    if doc is ParseFailed:
-        return Built()
-    return _build(doc, ctx, settings=True)
+    return _build(data, ctx, settings=True)
 
 
-def _settings_probe(data: bytes) -> bool:
-    import json
+_settings_probe = json_declares("hooks", "disableAllHooks")
 
-    try:
-        doc = json.loads(data.decode("utf-8-sig") or "{}")
-    except (ValueError, RecursionError):
-        return True
-    return not isinstance(doc, dict) or any(
-        doc.get(k) is not None for k in ("hooks", "disableAllHooks")
-    )
+
+_HOOKS = HookFile(
+    format="copilot-hooks", dialect=COPILOT, builder=copilot_hooks_builder, probe=json_has_hooks
+)
+_SETTINGS = HookFile(
+    format="copilot-settings",
+    dialect=COPILOT,
+    builder=copilot_settings_builder,
+    probe=_settings_probe,
+)
 
 
 def load_copilot(
@@ -340,22 +333,8 @@ def load_copilot(
     label = os.fspath(path)
     if settings is None:
         settings = os.path.basename(label).startswith("settings")
-    pdir = os.fspath(project_dir) if project_dir is not None else None
-    root = file_project(label, pdir, home=os.fspath(home) if home is not None else None)
-    sc = scope or ("project" if root is not None else "user")
-    config, built = load_source(
-        label,
-        format="copilot-settings" if settings else "copilot-hooks",
-        scope=sc,
-        dialect=COPILOT,
-        builder=copilot_settings_builder if settings else copilot_hooks_builder,
-        precedence=precedence,
-        project_dir=root if root is not None else pdir,
-        trust=trust,
-        kinds=kinds,
-        data=data,
-        probe=_settings_probe if settings else json_has_hooks,
-    )
+    file = _SETTINGS if settings else _HOOKS
+    config, built = file.load(label, scope, project_dir, precedence, trust, kinds, data, home)
     if built is not None and built.flags.get("disableAllHooks") is True and not settings:
         config = disable_config(config, "disableAllHooks is true", DiagnosticCode.HOOKS_DISABLED)
     return config

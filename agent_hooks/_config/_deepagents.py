@@ -45,12 +45,11 @@ from ._claude_format import build_hooks_document
 from ._common import (
     BuildContext,
     Built,
+    HookFile,
     ParseFailed,
     decode_json,
     describe,
-    file_project,
     json_has_hooks,
-    load_source,
 )
 from ._snapshot import LoadedConfig, combine
 from ._trust import TrustPolicy, TrustStore
@@ -175,6 +174,15 @@ def _legacy_events(value: object, where: str, ctx: BuildContext) -> list[HookEve
     return list(dict.fromkeys(events))
 
 
+_FILE = HookFile(
+    format="deepagents",
+    dialect=DEEPAGENTS,
+    builder=deepagents_builder,
+    probe=json_has_hooks,
+    scope_given_keeps_project=True,
+)
+
+
 def load_deepagents(
     path: str | os.PathLike[str],
     *,
@@ -191,25 +199,7 @@ def load_deepagents(
     below a project root found from the file itself (then it needs that project's
     trust), else ``user``.
     """
-    label = os.fspath(path)
-    pdir = os.fspath(project_dir) if project_dir is not None else None
-    if scope is None:
-        root = file_project(label, pdir)
-        scope, pdir = ("project", root) if root is not None else ("user", pdir)
-    config, _ = load_source(
-        label,
-        format="deepagents",
-        scope=scope,
-        dialect=DEEPAGENTS,
-        builder=deepagents_builder,
-        precedence=precedence,
-        project_dir=pdir,
-        trust=trust,
-        kinds=kinds,
-        data=data,
-        probe=json_has_hooks,
-    )
-
+    config, _ = _FILE.load(path, scope, project_dir, precedence, trust, kinds, data)
     return config
 
 

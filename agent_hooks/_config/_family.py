@@ -71,17 +71,16 @@ from .._wire._dialects import (
 from ._common import (
     BuildContext,
     Built,
-    ParseFailed,
-    decode_json,
+    HookFile,
+    decode_object,
     describe,
     disable_config,
-    file_project,
     join,
-    load_source,
+    json_declares,
     parse_event_key,
     parse_group,
 )
-from ._native_format import bind_native, native_event_key, scaled_timeout
+from ._native_format import bind_group, native_event_key, scaled_timeout
 from ._snapshot import LoadedConfig, combine
 from ._trust import TrustPolicy, TrustStore
 
@@ -264,14 +263,8 @@ def family_builder(fam: Family, kind: Kind) -> Any:
 
     def build(data: bytes, ctx: BuildContext) -> Built:
         built = Built()
-        doc = decode_json(data, ctx)
-        if doc is ParseFailed:
-            return built
-        if not isinstance(doc, Mapping):
-            ctx.report(
-                DiagnosticCode.INVALID_CONFIG,
-                f"the top level must be an object with 'hooks', got {describe(doc)}; file skipped",
-            )
+        doc = decode_object(data, ctx, "an object with 'hooks'")
+        if doc is None:
             return built
         if kind == "settings":
             value = doc.get("disableAllHooks")
@@ -341,26 +334,14 @@ def family_builder(fam: Family, kind: Kind) -> Any:
                 if parsed.matcher in ("", "*"):
                     parsed = attrs.evolve(parsed, matcher=None)
                 if native is not None:
-                    d, n = fam.dialect, native
-                    parsed = attrs.evolve(
-                        parsed, nodes=tuple(bind_native(x, d, n) for x in parsed.nodes)
-                    )
+                    parsed = bind_group(parsed, fam.dialect, native)
                 built.groups.append(parsed)
         return built
 
     return build
 
 
-def _probe(data: bytes) -> bool:
-    import json
-
-    try:
-        doc = json.loads(data.decode("utf-8-sig") or "{}")
-    except (ValueError, RecursionError):
-        return True
-    return not isinstance(doc, dict) or any(
-        doc.get(k) is not None for k in ("hooks", "disableAllHooks")
-    )
+_probe = json_declares("hooks", "disableAllHooks")
 
 
 def _kind_of(fam: Family, path: str) -> Kind:
@@ -387,27 +368,16 @@ def load_family(
     """
     fam = FAMILIES[family]
     label = os.fspath(path)
-    pdir = os.fspath(project_dir) if project_dir is not None else None
-    root = file_project(label, pdir, home=os.fspath(home) if home is not None else None)
-    sc = scope or ("project" if root is not None else "user")
     kind = _kind_of(fam, label)
     env: dict[str, str] = {}
     parts = Path(label).parts
     if fam.plugin_dirs and len(parts) >= 3 and parts[-2] == "hooks":
         env["PLUGIN_ROOT"] = str(Path(os.path.abspath(label)).parent.parent)
-    config, built = load_source(
-        label,
-        format=family,
-        scope=sc,
-        dialect=fam.dialect,
-        builder=family_builder(fam, kind),
-        precedence=precedence,
-        project_dir=root or pdir,
-        trust=trust,
-        kinds=kinds,
-        data=data,
-        env=env,
-        probe=_probe,
+    file = HookFile(
+        format=family, dialect=fam.dialect, builder=family_builder(fam, kind), probe=_probe
+    )
+    config, built = file.load(
+        label, scope, project_dir, precedence, trust, kinds, data, home, env=env
     )
     if built is not None and built.flags.get("disableAllHooks") is True:
         config = disable_config(

@@ -50,6 +50,7 @@ from ._common import (
     decode_object,
     describe,
     join,
+    json_has_hooks,
     load_source,
     parse_group,
 )
@@ -71,16 +72,9 @@ _HANDLER_RENAMES = {"description": None}
 """Handler keys Gemini defines that the command kind does not read (dropped quietly)."""
 
 
-def gemini_probe(data: bytes) -> bool:
-    """Whether a Gemini ``settings.json`` says anything about hooks (else no trust is
-    needed: most settings files hold other settings)."""
-    import json
-
-    try:
-        doc = json.loads(data.decode("utf-8-sig") or "{}")
-    except (ValueError, RecursionError):
-        return True
-    return not isinstance(doc, dict) or doc.get("hooks") is not None
+gemini_probe = json_has_hooks
+"""Whether a Gemini ``settings.json`` says anything about hooks (else no trust is
+needed: most settings files hold other settings)."""
 
 
 def _entry(handler: object) -> object:

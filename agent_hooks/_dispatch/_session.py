@@ -172,6 +172,7 @@ class Session:
         """The session's ``CLAUDE_ENV_FILE`` (created when the session opens, removed when
         it closes, unless ``env`` named one); read it with :meth:`exported_env`."""
         self._owned_env_file: str | None = None
+        self._output_files: OutputFiles | None = None  # (while the session is open)
         self.persistent_context: list[str] = []
         """Context from SessionStart (via :meth:`start`) that stays for the whole session."""
         self.undelivered: tuple[HandlerResult, ...] = ()
@@ -186,7 +187,7 @@ class Session:
         self._limiter = self._compiled.process_limiter()
         # Message strings longer than a dialect's cap are saved here (a directory made on
         # first use, removed when the session closes).
-        self._output_files: OutputFiles | None = OutputFiles()
+        self._output_files = OutputFiles()
         if "CLAUDE_ENV_FILE" not in self.env:
             fd, path = tempfile.mkstemp(prefix="agent_hooks-env-", suffix=".sh")
             os.close(fd)
@@ -624,7 +625,7 @@ class Session:
             input,
             result,
             strict=cn.node.strict_output,
-            files=getattr(self, "_output_files", None),  # (none before the session opens)
+            files=self._output_files,
         )
         return self._finish(cn.policy_for(spec, input), spec, result, start, seen)
 

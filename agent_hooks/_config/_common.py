@@ -860,7 +860,13 @@ class HookFile:
     user file's commands from the file's directory)."""
     scope_given_keeps_project: bool = False
     """A ``scope`` the caller gives comes with the caller's ``project_dir`` as it is: no
-    project is looked for from the file (Codex, Deep Agents)."""
+    project is looked for from the file (Codex, Deep Agents, Docker Agent)."""
+    otherwise: str = "user"
+    """The scope of a file outside any project when the caller gives none (Docker
+    Agent's agent files: ``explicit``)."""
+    precedence: int | None = None
+    """The precedence of such a file when the caller gives none; ``None``: its scope's
+    (:data:`PRECEDENCE`)."""
 
     def load(
         self,
@@ -885,18 +891,43 @@ class HookFile:
             sc, owner = scope, pdir
         else:
             root = file_project(label, pdir, home=os.fspath(home) if home is not None else None)
-            sc = scope or ("project" if root is not None else "user")
+            sc = scope or ("project" if root is not None else self.otherwise)
             owner = root or pdir
             if self.own_project_only:
                 owner = root if sc == "project" else None
-        return load_source(
+        return self.load_as(
             label,
-            format=self.format,
             scope=sc,
+            project_dir=owner,
+            precedence=precedence,
+            trust=trust,
+            kinds=kinds,
+            data=data,
+            env=env,
+        )
+
+    def load_as(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        scope: str,
+        project_dir: str | os.PathLike[str] | None,
+        precedence: int | None = None,
+        trust: TrustPolicy | TrustStore | bool | None = None,
+        kinds: HandlerKinds | None = None,
+        data: bytes | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> tuple[LoadedConfig, Built | None]:
+        """:func:`load_source` for one such file in the scope and with the project the
+        caller states (no project is looked for from the file)."""
+        return load_source(
+            os.fspath(path),
+            format=self.format,
+            scope=scope,
             dialect=self.dialect,
             builder=self.builder,
-            precedence=precedence,
-            project_dir=owner,
+            precedence=self.precedence if precedence is None else precedence,
+            project_dir=os.fspath(project_dir) if project_dir is not None else None,
             trust=trust,
             kinds=kinds,
             env=env,

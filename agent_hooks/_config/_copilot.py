@@ -57,7 +57,6 @@ from ._common import (
     join,
     json_declares,
     json_has_hooks,
-    load_source,
 )
 from ._native_format import bind_native, scaled_timeout
 from ._snapshot import LoadedConfig, combine
@@ -396,17 +395,13 @@ def load_copilot_dir(
         for name, prec in (("settings.json", 200), ("settings.local.json", 210)):
             path = pdir / ".github" / "copilot" / name
             label = os.fspath(path)
-            cfg, built = load_source(
+            cfg, built = _SETTINGS.load_as(
                 label,
-                format="copilot-settings",
                 scope="project" if prec == 200 else "local",
-                dialect=COPILOT,
-                builder=copilot_settings_builder,
+                project_dir=pdir,
                 precedence=prec,
-                project_dir=os.fspath(pdir),
                 trust=policy,
                 kinds=kinds,
-                probe=_settings_probe,
             )
             if built is not None and built.flags.get("disableAllHooks") is True:
                 switched_off = True

@@ -66,11 +66,10 @@ from ._common import (
     Builder,
     Built,
     ConfigTooLarge,
+    HookFile,
     ParseFailed,
     describe,
-    file_project,
     join,
-    load_source,
     parse_event_key,
     parse_group,
     too_large_message,
@@ -498,49 +497,22 @@ def docker_config_dir(home: str | os.PathLike[str] | None = None) -> Path:
     return (Path(home) if home is not None else Path.home()) / ".config" / "cagent"
 
 
-@attrs.frozen(kw_only=True)
-class _FileKind:
-    """One kind of Docker Agent file: its format (which names its default precedence),
-    its builder, and the scope of a file outside any project."""
-
-    format: str
-    builder: Builder
-    otherwise: str = "user"
-
-    def load(
-        self,
-        path: str | os.PathLike[str],
-        scope: str | None,
-        project_dir: str | os.PathLike[str] | None,
-        precedence: int | None,
-        trust: TrustArg,
-        kinds: HandlerKinds | None,
-        data: bytes | None,
-    ) -> LoadedConfig:
-        """One file of this kind. Without a ``scope``, a file of a project is
-        ``project``-scoped with that project's root, any other :attr:`otherwise`."""
-        label = os.fspath(path)
-        pdir = os.fspath(project_dir) if project_dir is not None else None
-        if scope is None:
-            root = file_project(label, pdir)
-            scope, pdir = ("project", root) if root is not None else (self.otherwise, pdir)
-        config, _ = load_source(
-            label,
-            format=self.format,
-            scope=scope,
-            dialect=DOCKER,
-            builder=self.builder,
-            precedence=PRECEDENCE[self.format] if precedence is None else precedence,
-            project_dir=pdir,
-            trust=trust,
-            kinds=kinds,
-            data=data,
-        )
-        return config
+def _file_kind(format: str, builder: Builder, otherwise: str = "user") -> HookFile:
+    """One kind of Docker Agent file: without a ``scope``, a file of a project is
+    ``project``-scoped with that project's root, any other ``otherwise``; its default
+    precedence is its format's."""
+    return HookFile(
+        format=format,
+        dialect=DOCKER,
+        builder=builder,
+        scope_given_keeps_project=True,
+        otherwise=otherwise,
+        precedence=PRECEDENCE[format],
+    )
 
 
-_SETTINGS = _FileKind(format="docker-settings", builder=_settings_builder)
-_DROPIN = _FileKind(format="docker-dropin", builder=_dropin_builder)
+_SETTINGS = _file_kind("docker-settings", _settings_builder)
+_DROPIN = _file_kind("docker-dropin", _dropin_builder)
 
 
 def load_docker_agent(
@@ -560,8 +532,8 @@ def load_docker_agent(
     ``.git``, ``.claude/``... above the file: :func:`find_project_root`), is
     project-scoped and needs that project's trust.
     """
-    kind = _FileKind(format="docker-agent", builder=_agent_builder(agent), otherwise="explicit")
-    return kind.load(path, scope, project_dir, precedence, trust, kinds, data)
+    kind = _file_kind("docker-agent", _agent_builder(agent), otherwise="explicit")
+    return kind.load(path, scope, project_dir, precedence, trust, kinds, data)[0]
 
 
 def load_docker_settings(
@@ -580,7 +552,7 @@ def load_docker_settings(
     ``project_dir`` or below a project root): that one is project content and needs
     the project's trust (``scope="user"`` says it is the user's whatever its place).
     """
-    return _SETTINGS.load(path, scope, project_dir, precedence, trust, kinds, data)
+    return _SETTINGS.load(path, scope, project_dir, precedence, trust, kinds, data)[0]
 
 
 def load_docker_dropin(
@@ -595,7 +567,7 @@ def load_docker_dropin(
 ) -> LoadedConfig:
     """One ``hooks.d`` file: a stand-alone hooks block (``scope`` as for
     :func:`load_docker_settings`)."""
-    return _DROPIN.load(path, scope, project_dir, precedence, trust, kinds, data)
+    return _DROPIN.load(path, scope, project_dir, precedence, trust, kinds, data)[0]
 
 
 def load_docker_dropins(

@@ -51,7 +51,6 @@ from ._common import (
     describe,
     join,
     json_has_hooks,
-    load_source,
     parse_group,
 )
 from ._native_format import bind_group, native_event_key, scaled_timeout
@@ -224,17 +223,13 @@ def load_gemini_dir(
     disabled: list[str] = []
     for path, scope, prec in settings:
         label = os.fspath(path)
-        cfg, built = load_source(
+        cfg, built = _FILE.load_as(
             label,
-            format="gemini-settings",
             scope=scope,
-            dialect=GEMINI,
-            builder=gemini_builder,
+            project_dir=project_dir,
             precedence=prec,
-            project_dir=os.fspath(project_dir) if project_dir is not None else None,
             trust=policy,
             kinds=kinds,
-            probe=gemini_probe,
         )
         if built is not None:
             if "enabled" in built.flags:

@@ -228,17 +228,18 @@ def _misfits(value: Any) -> list[FieldCodec]:
     ]
 
 
-_CHECKS: dict[tuple[frozenset[str], type], tuple[tuple[FieldCodec, bool], ...]] = {}
-"""Keyed by what an event honours, not by the event: every untyped event shares one."""
+_CHECKS: dict[tuple[type, bool, type], tuple[tuple[FieldCodec, bool], ...]] = {}
+"""Keyed by the event's answer class and ``top_level_decision`` (what decides the fields
+it honours), not by the event: every untyped event shares one."""
 
 
 def _checks(spec: EventSpec, cls: type) -> tuple[tuple[FieldCodec, bool], ...]:
     """Each field of ``cls`` with whether ``spec``'s event honours it (built once)."""
-    honoured = spec.honoured_fields
-    found = _CHECKS.get((honoured, cls))
+    key = (spec.output_type, spec.top_level_decision, cls)
+    found = _CHECKS.get(key)
     if found is None:
-        found = tuple((fc, fc.name in honoured) for fc in field_codecs(cls, True))
-        _CHECKS[(honoured, cls)] = found
+        honoured = spec.honoured_fields
+        found = _CHECKS[key] = tuple((fc, fc.name in honoured) for fc in field_codecs(cls, True))
     return found
 
 

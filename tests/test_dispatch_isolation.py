@@ -402,3 +402,36 @@ async def test_deadlines_running_together_expire_each_at_its_own_time() -> None:
                 tg.start_soon(run, "Bash")
     assert results == {"Bash": Outcome.TIMEOUT, "Read": Outcome.TIMEOUT}
     assert ended["short"] - start < 0.3 <= ended["long"] - start
+
+
+# ------------------------------------------------------------ sys.exit in a callback
+
+
+class _ExitsWhenRead(dict[str, Any]):
+    """An answer whose reading calls ``sys.exit`` (user code runs while it is decoded)."""
+
+    def __iter__(self) -> Any:
+        raise SystemExit(3)
+
+    def keys(self) -> Any:
+        raise SystemExit(3)
+
+
+async def test_sys_exit_in_a_callback_or_its_answer_is_contained() -> None:
+    async def typed(input: PreToolUseInput) -> None:
+        raise SystemExit(2)
+
+    async def sdk(input_data: dict[str, Any], tool_use_id: str | None, ctx: Any) -> Any:
+        return _ExitsWhenRead(systemMessage="never read")
+
+    async def fine(input: PreToolUseInput) -> PreToolUseOutput:
+        return PreToolUseOutput(additional_context="still here")
+
+    async with registry(typed, sdk, fine).session() as session:
+        decision = await session.dispatch(bash())
+    failed = [r for r in decision.results if r.outcome is Outcome.ERROR]
+    assert [(r.reason or "").rsplit("<locals>.", 1)[-1] for r in failed] == [
+        "typed called sys.exit(2); a Python hook returns its answer (None for no opinion) instead",
+        "sdk called sys.exit(3); a Python hook returns its answer (None for no opinion) instead",
+    ]
+    assert decision.output.additional_context == "still here"

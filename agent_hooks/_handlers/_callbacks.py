@@ -236,27 +236,27 @@ def callback_node(
     async def call(c: HookCall) -> HandlerResult:
         try:
             if typed:
-                answer = await invoke(c.input)
-            else:  # (context: the Claude Agent SDK's, whose "signal" is reserved there)
-                tool_use_id = getattr(c.input, "tool_use_id", None)
-                answer = await invoke(c.payload("claude"), tool_use_id, {"signal": None})
+                return _interpret(c, await invoke(c.input), display)
+            # (context: the Claude Agent SDK's, whose "signal" is reserved there)
+            tool_use_id = getattr(c.input, "tool_use_id", None)
+            answer = await invoke(c.payload("claude"), tool_use_id, {"signal": None})
+            if answer is None:
+                return HandlerResult(
+                    diagnostics=(
+                        Diagnostic(
+                            code=DiagnosticCode.INVALID_OUTPUT,
+                            message=f"{display} returned None; return {{}} for no opinion",
+                            severity=Severity.INFO,
+                        ),
+                    )
+                )
+            return _interpret(c, answer, display)
         except SystemExit as exc:  # a script's habit; it must not end the dispatching process
             return _error(
                 f"{display} called sys.exit({short_repr(exc.code)}); a Python hook returns its answer "
                 "(None for no opinion) instead",
                 DiagnosticCode.HANDLER_ERROR,
             )
-        if answer is None and not typed:
-            return HandlerResult(
-                diagnostics=(
-                    Diagnostic(
-                        code=DiagnosticCode.INVALID_OUTPUT,
-                        message=f"{display} returned None; return {{}} for no opinion",
-                        severity=Severity.INFO,
-                    ),
-                )
-            )
-        return _interpret(c, answer, display)
 
     closer = getattr(fn, "session_closed", None)
     return HandlerNode(

@@ -48,10 +48,9 @@ from ._common import (
     HookFile,
     decode_object,
     describe,
-    join,
     json_has_hooks,
 )
-from ._native_format import bind_native, native_event_key, scaled_timeout, text_matcher
+from ._native_format import bind_native, event_lists, scaled_timeout, text_matcher
 from ._snapshot import LoadedConfig, combine
 from ._trust import TrustPolicy, TrustStore
 
@@ -131,30 +130,12 @@ def cursor_builder(data: bytes, ctx: BuildContext) -> Built:
             "no 'version' (Cursor's hooks files say \"version\": 1); read as version 1",
             severity=Severity.WARNING,
         )
-    hooks = doc.get("hooks")
-    if hooks is None:
-        return built
-    if not isinstance(hooks, Mapping):
-        ctx.report(
-            DiagnosticCode.INVALID_CONFIG,
-            f"'hooks' must be an object mapping events to lists, got {describe(hooks)}; file skipped",
-            location="hooks",
-        )
-        return built
     working_dir = ctx.project_dir if ctx.project_dir else ctx.config_dir
-    for key, entries in hooks.items():
-        found = native_event_key(key, "hooks", ctx)
-        if found is None:
-            continue
-        event, native = found
-        where = join("hooks", key)
-        if not isinstance(entries, list):
-            ctx.report(
-                DiagnosticCode.INVALID_CONFIG,
-                f"{key} must be a list of hooks, got {describe(entries)}; dropped",
-                location=where,
-            )
-            continue
+    lists = event_lists(
+        doc.get("hooks"), ctx, mapping="events to lists", items="hooks", otherwise="file skipped"
+    )
+    for event, native, where, entries in lists:
+        assert native is not None  # (native_event_key names one)
         for i, entry in enumerate(entries):
             at = f"{where}[{i}]"
             ctx.count_group()

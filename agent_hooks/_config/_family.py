@@ -57,6 +57,7 @@ from typing import Any, Literal
 import attrs
 
 from .._base._diagnostics import DiagnosticCode, Severity
+from .._events._untyped import AnyEvent
 from .._handlers._kinds import HandlerKinds
 from .._wire._dialects import (
     AUGMENT,
@@ -68,6 +69,7 @@ from .._wire._dialects import (
     TRAE,
     Dialect,
 )
+from .._wire._native import NativeEvent
 from ._common import (
     BuildContext,
     Built,
@@ -75,12 +77,11 @@ from ._common import (
     decode_object,
     describe,
     disable_config,
-    join,
     json_declares,
     parse_event_key,
     parse_group,
 )
-from ._native_format import bind_group, native_event_key, scaled_timeout
+from ._native_format import bind_group, event_lists, native_event_key, scaled_timeout
 from ._snapshot import LoadedConfig, combine
 from ._trust import TrustPolicy, TrustStore
 
@@ -257,6 +258,14 @@ def _handler(entry: object, fam: Family, where: str, ctx: BuildContext) -> objec
     return out
 
 
+def _canonical_event(
+    key: object, prefix: str, ctx: BuildContext
+) -> tuple[AnyEvent, NativeEvent | None] | None:
+    """A key of a family whose payloads are Claude Code's: its canonical event name."""
+    event = parse_event_key(key, prefix, ctx, snake=False)
+    return None if event is None else (event, None)
+
+
 def family_builder(fam: Family, kind: Kind) -> Any:
     """The builder of one family's files of ``kind`` (``settings``: other keys are the
     harness's settings; ``hooks``: a stand-alone hooks file)."""
@@ -279,37 +288,14 @@ def family_builder(fam: Family, kind: Kind) -> Any:
                         location=str(key),
                         severity=Severity.WARNING,
                     )
-        hooks = doc.get("hooks")
-        if hooks is None:
-            return built
-        if not isinstance(hooks, Mapping):
-            ctx.report(
-                DiagnosticCode.INVALID_CONFIG,
-                f"'hooks' must be an object mapping event names to matcher groups, got {describe(hooks)}; ignored",
-                location="hooks",
-            )
-            return built
-        wire = fam.dialect.native
-        for key, value in hooks.items():
-            native = None
-            if wire is not None:
-                found = native_event_key(key, "hooks", ctx)
-                if found is None:
-                    continue
-                event, native = found
-            else:
-                parsed_event = parse_event_key(key, "hooks", ctx, snake=False)
-                if parsed_event is None:
-                    continue
-                event = parsed_event
-            where = join("hooks", key)
-            if not isinstance(value, list):
-                ctx.report(
-                    DiagnosticCode.INVALID_CONFIG,
-                    f"{key} must be a list of matcher groups, got {describe(value)}; dropped",
-                    location=where,
-                )
-                continue
+        lists = event_lists(
+            doc.get("hooks"),
+            ctx,
+            mapping="event names to matcher groups",
+            items="matcher groups",
+            event_of=native_event_key if fam.dialect.native is not None else _canonical_event,
+        )
+        for event, native, where, value in lists:
             for gi, group in enumerate(value):
                 gwhere = f"{where}[{gi}]"
                 if isinstance(group, Mapping) and isinstance(group.get("hooks"), list):

@@ -49,11 +49,10 @@ from ._common import (
     HookFile,
     decode_object,
     describe,
-    join,
     json_has_hooks,
     parse_group,
 )
-from ._native_format import bind_group, native_event_key, scaled_timeout
+from ._native_format import bind_group, event_lists, scaled_timeout
 from ._snapshot import LoadedConfig, combine
 from ._trust import TrustPolicy, TrustStore
 
@@ -107,30 +106,13 @@ def gemini_builder(data: bytes, ctx: BuildContext) -> Built:
             severity=Severity.WARNING,
         )
     hooks = doc.get("hooks")
-    if hooks is None:
-        return built
-    if not isinstance(hooks, Mapping):
-        ctx.report(
-            DiagnosticCode.INVALID_CONFIG,
-            f"'hooks' must be an object mapping event names to definitions, got {describe(hooks)}; ignored",
-            location="hooks",
-        )
-        return built
-    for key, value in hooks.items():
-        if key in ("enabled", "disabled", "notifications"):
-            continue  # (older layouts kept hooksConfig's keys here)
-        found = native_event_key(key, "hooks", ctx)
-        if found is None:
-            continue
-        event, native = found
-        where = join("hooks", key)
-        if not isinstance(value, list):
-            ctx.report(
-                DiagnosticCode.INVALID_CONFIG,
-                f"{key} must be a list of definitions, got {describe(value)}; dropped",
-                location=where,
-            )
-            continue
+    if isinstance(hooks, Mapping):  # (older layouts kept hooksConfig's keys here)
+        hooks = {
+            k: v for k, v in hooks.items() if k not in ("enabled", "disabled", "notifications")
+        }
+    lists = event_lists(hooks, ctx, mapping="event names to definitions", items="definitions")
+    for event, native, where, value in lists:
+        assert native is not None  # (native_event_key names one)
         for gi, group in enumerate(value):
             if isinstance(group, Mapping) and isinstance(group.get("hooks"), list):
                 group = {**group, "hooks": [_entry(h) for h in group["hooks"]]}

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 import os
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import attrs
@@ -64,25 +64,37 @@ def native_event_key(
     return event, found
 
 
-def flat_hook_entries(
-    hooks: object, ctx: BuildContext
-) -> Iterator[tuple[AnyEvent, NativeEvent, str, Mapping[str, Any]]]:
-    """The entries of a ``hooks`` object of flat per-event lists (Windsurf, Kiro):
-    ``(event, native event, location, entry)`` for each entry that is an object. What is
-    not (the ``hooks`` value, an event's list, an entry) is reported and skipped alone;
-    an unknown event name is a warning (:func:`native_event_key`)."""
+EventOf = Callable[[object, str, BuildContext], "tuple[AnyEvent, NativeEvent | None] | None"]
+"""How a configuration key names an event: ``(event, native event or None)``, or
+``None`` when it names none (reported by the function)."""
+
+
+def event_lists(
+    hooks: object,
+    ctx: BuildContext,
+    *,
+    mapping: str,
+    items: str,
+    otherwise: str = "ignored",
+    event_of: EventOf = native_event_key,
+) -> Iterator[tuple[AnyEvent, NativeEvent | None, str, list[Any]]]:
+    """The per-event lists of a ``hooks`` object: ``(event, native event, location,
+    list)`` for each key that names an event (``event_of``: the harness's own event
+    names by default) and holds a list. A ``hooks`` that is not an object ("must be an
+    object mapping ``mapping``", then ``otherwise``), a key that names no event (a
+    warning) and a value that is not a list ("must be a list of ``items``") are
+    reported and skipped alone; ``None`` holds nothing."""
     if hooks is None:
         return
     if not isinstance(hooks, Mapping):
         ctx.report(
             DiagnosticCode.INVALID_CONFIG,
-            "'hooks' must be an object mapping event names to lists of hooks, "
-            f"got {describe(hooks)}; ignored",
+            f"'hooks' must be an object mapping {mapping}, got {describe(hooks)}; {otherwise}",
             location="hooks",
         )
         return
     for key, value in hooks.items():
-        found = native_event_key(key, "hooks", ctx)
+        found = event_of(key, "hooks", ctx)
         if found is None:
             continue
         event, native = found
@@ -90,10 +102,23 @@ def flat_hook_entries(
         if not isinstance(value, list):
             ctx.report(
                 DiagnosticCode.INVALID_CONFIG,
-                f"{key} must be a list of hooks, got {describe(value)}; dropped",
+                f"{key} must be a list of {items}, got {describe(value)}; dropped",
                 location=where,
             )
             continue
+        yield event, native, where, value
+
+
+def flat_hook_entries(
+    hooks: object, ctx: BuildContext
+) -> Iterator[tuple[AnyEvent, NativeEvent, str, Mapping[str, Any]]]:
+    """The entries of a ``hooks`` object of flat per-event lists (Windsurf, Kiro):
+    ``(event, native event, location, entry)`` for each entry that is an object. What is
+    not (the ``hooks`` value, an event's list, an entry) is reported and skipped alone;
+    an unknown event name is a warning (:func:`native_event_key`)."""
+    lists = event_lists(hooks, ctx, mapping="event names to lists of hooks", items="hooks")
+    for event, native, where, value in lists:
+        assert native is not None  # (native_event_key names one)
         for i, entry in enumerate(value):
             at = f"{where}[{i}]"
             if not isinstance(entry, Mapping):

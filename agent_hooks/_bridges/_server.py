@@ -27,6 +27,13 @@ loopback round trip instead of an interpreter start.
   recently used first; a closed session drains its background work as any session
   close does, and the server keeps nothing of it;
 * ``GET /healthz`` answers ``{"status": "ok"}`` without auth;
+* ``fail_closed``: a POST that cannot get the hooks' answer (a payload that cannot be
+  read or is too large, a missing token, a busy server, a timeout, malformed HTTP, an
+  internal error) is answered with HTTP 200 and a blocking answer for its event
+  (Claude Code reads any other status, and a connection it cannot make, as "go on");
+  the event is the payload's, else the one the request's path ends with
+  (``POST /PreToolUse``); with neither, the answer stops the agent
+  (``continue: false``). An event that cannot block keeps the error status;
 * graceful shutdown: the listener closes at once (new connections are refused) and
   idle keep-alive connections close; requests already under way finish (up to a
   grace period) and are answered with ``Connection: close``; then every session
@@ -49,12 +56,16 @@ import anyio.abc
 from anyio.abc import SocketAttribute
 
 from .._base._diagnostics import Diagnostic, Severity
+from .._base._errors import UnknownEventError
 from .._dispatch._registry import HookRegistry
+from .._events._capabilities import spec_for
+from .._events._names import HookEvent, parse_event
 from .._handlers._http import _h11
-from ._payload import dumps, one_line
+from .._wire._outputs import blocking_output
+from ._payload import answer_json, dumps, one_line
 from ._sessions import DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE, SessionTable
 
-__all__ = ["HookServer"]
+__all__ = ["HookServer", "blocking_answer"]
 
 DEFAULT_MAX_BODY = 1_048_576
 DEFAULT_MAX_CONNECTIONS = 256
@@ -149,7 +160,7 @@ class _Incoming:
     """One request as it is read: its head, its body so far, the bytes it reserved,
     and the answer it gets without being dispatched (``early``: status and message)."""
 
-    __slots__ = ("chunks", "early", "eof", "request", "reserved", "size", "sized")
+    __slots__ = ("chunks", "early", "eof", "event", "request", "reserved", "size", "sized")
 
     def __init__(self) -> None:
         self.request: Any = None
@@ -159,6 +170,8 @@ class _Incoming:
         self.reserved = 0
         self.early: tuple[int, str] | None = None
         self.eof = False
+        self.event: HookEvent | None = None
+        """The event the request is for, as far as it is known (its path, its payload)."""
 
     def fail(self, status: int, message: str) -> bool:
         self.early = (status, message)
@@ -187,6 +200,13 @@ class HookServer:
         max_sessions: sessions kept open at once (least recently used closed first).
         shutdown_grace: how long :meth:`run` waits, after :meth:`shutdown`, for
             requests under way before cancelling them.
+        fail_closed: answer a POST that cannot get the hooks' answer with HTTP 200 and
+            :func:`blocking_answer` instead of an error status, and dispatch as
+            ``HookRegistry(fail_closed=True)`` does (a failing hook of an event that can
+            block blocks it).
+        unusable: why the hooks cannot run as configured (a file that did not load):
+            every hook call is then answered as failed (HTTP 500 with this message; a
+            block under ``fail_closed``) instead of by the hooks that did load.
 
     Raises:
         ValueError: ``token`` is missing while ``require_auth`` is true; a limit or a
@@ -212,6 +232,8 @@ class HookServer:
         shutdown_grace: float = 10.0,
         max_sessions: int = DEFAULT_MAX_SESSIONS,
         log: Callable[[str], None] | None = None,
+        fail_closed: bool = False,
+        unusable: str | None = None,
     ) -> None:
         if require_auth and not token:
             raise ValueError("a bearer token is required (or disable auth explicitly)")
@@ -229,7 +251,12 @@ class HookServer:
         if max_buffered is not None and max_buffered < max_body:
             raise ValueError(f"max_buffered ({max_buffered}) is below max_body ({max_body})")
         self._h11 = _h11()
+        if fail_closed and not registry.fail_closed:
+            registry = registry.evolve(fail_closed=True)
         self.registry = registry
+        self.fail_closed = fail_closed
+        self._unusable = unusable
+        """Whether failures are answered with a block (see the class)."""
         self.host = host
         self.port = port
         self._token = token.encode() if token else None
@@ -521,6 +548,7 @@ class HookServer:
         for name, value in request.headers:
             if name == b"content-length":  # h11 lower-cases names and checks the value
                 length = int(value)
+        incoming.event = _path_event(request)
         if length is not None and length > self._max_body:
             return incoming.fail(413, f"request body larger than {self._max_body} bytes")
         if not _is_health_check(request) and not self._authorized(request):
@@ -562,7 +590,7 @@ class HookServer:
             self._in_flight += 1
             try:
                 try:
-                    status, payload = await self._respond(incoming.request, incoming.chunks)
+                    status, payload = await self._respond(incoming)
                 except Exception as exc:
                     if self._log is not None:
                         self._log(f"internal error: {type(exc).__name__}: {exc}")
@@ -574,8 +602,12 @@ class HookServer:
         except Exception as exc:  # (dumps writes any answer; this is the last resort)
             if self._log is not None:
                 self._log(f"cannot encode the answer: {type(exc).__name__}: {exc}")
-            status = 500
-            data = dumps({"error": f"internal error: {type(exc).__name__}"}).encode()
+            status, payload = 500, {"error": f"internal error: {type(exc).__name__}"}
+            data = dumps(payload).encode()
+        if status != 200 and self.fail_closed and _is_hook_call(incoming.request):
+            closed = self._closed(incoming.event, str(payload.get("error") or status))
+            if closed is not None:
+                status, data = 200, dumps(closed).encode()
         headers = [("Content-Type", "application/json"), ("Content-Length", str(len(data)))]
         if incoming.early is not None or self._stop.is_set():
             headers.append(("Connection", "close"))
@@ -611,9 +643,19 @@ class HookServer:
             except OSError:  # pragma: no cover - depends on the peer's timing
                 pass
 
-    async def _respond(self, request: Any, chunks: list[bytes]) -> tuple[int, dict[str, Any]]:
-        """The answer to a whole request; ``chunks`` (its body) is emptied once decoded,
-        so that only the decoded payload stays in memory while the hooks run."""
+    def _closed(self, event: HookEvent | None, error: str) -> dict[str, Any] | None:
+        """The blocking answer a failed hook call gets under ``fail_closed`` (logged),
+        or ``None`` when its event cannot block."""
+        reason = f"agent-hooks serve (fail-closed): {one_line(error)[:500]}"
+        closed = blocking_answer(event, reason)
+        if closed is not None and self._log is not None:
+            self._log(f"{event.value if event else 'unknown event'}: blocked: {reason}")
+        return closed
+
+    async def _respond(self, incoming: _Incoming) -> tuple[int, dict[str, Any]]:
+        """The answer to a whole request; its body is emptied once decoded, so that only
+        the decoded payload stays in memory while the hooks run."""
+        request, chunks = incoming.request, incoming.chunks
         body = b"".join(chunks)
         chunks.clear()
         if _is_health_check(request):
@@ -628,7 +670,10 @@ class HookServer:
             del body
         if not isinstance(obj, dict):
             return 400, {"error": f"payload must be a JSON object, got {type(obj).__name__}"}
-        result = await self._table.answer(obj)
+        incoming.event = _known_event(obj.get("hook_event_name")) or incoming.event
+        if self._unusable is not None:
+            return 500, {"error": f"hooks cannot run as configured: {self._unusable}"}
+        result = await self._table.answer(obj, fail_closed=self.fail_closed)
         if result.error is not None and result.decision is None:
             # (with a decision, ``error`` is the reason of a block that ``run`` also says
             # with exit 2; the JSON answer carries it, as ``run`` prints it)
@@ -649,6 +694,47 @@ class HookServer:
                     token.strip(), self._token
                 )
         return False
+
+
+def blocking_answer(event: HookEvent | None, reason: str) -> dict[str, Any] | None:
+    """The Claude Code answer (JSON, for an HTTP 200) that blocks ``event`` with
+    ``reason``: the event's own block (``PreToolUse``: ``permissionDecision: "deny"``;
+    ``PermissionRequest``: a deny decision; ``Stop``, ``UserPromptSubmit``,
+    ``PostToolUse``: ``decision: "block"``), as ``agent-hooks run`` writes it.
+    ``None`` when the event cannot block. With no event known, or an event whose block
+    has no JSON form (``TaskCompleted``, ``TeammateIdle``): ``continue: false`` (the
+    agent stops; ``stopReason`` tells the user why) with ``decision: "block"`` and
+    ``reason`` beside it, which every event's answer may carry."""
+    if event is not None:
+        spec = spec_for(event)
+        if not spec.can_block:
+            return None
+        output = blocking_output(spec, reason) if spec.json_block else None
+        if output is not None:
+            return answer_json(output, "claude", event)
+    return {"continue": False, "stopReason": reason, "decision": "block", "reason": reason}
+
+
+def _known_event(name: Any) -> HookEvent | None:
+    """The event ``name`` spells (any spelling :func:`parse_event` reads), else ``None``."""
+    if not isinstance(name, str):
+        return None
+    try:
+        return parse_event(name)
+    except UnknownEventError:
+        return None
+
+
+def _path_event(request: Any) -> HookEvent | None:
+    """The event the request's path ends with (``/PreToolUse``, ``/hooks/pre_tool_use``)."""
+    path = bytes(request.target).split(b"?", 1)[0].rstrip(b"/")
+    return _known_event(path.rsplit(b"/", 1)[-1].decode("latin-1"))
+
+
+def _is_hook_call(request: Any) -> bool:
+    """Whether a request may be a harness's hook call: a POST, or one whose head could
+    not be read."""
+    return request is None or bool(request.method.upper() == b"POST")
 
 
 def _is_health_check(request: Any) -> bool:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import ipaddress
 import os
+import stat
 import sys
 from typing import Any
 
@@ -43,7 +44,8 @@ def register(subparsers: Any) -> None:
         "unless --no-auth. GET /healthz answers without auth. Connections, request bodies held "
         "in memory and sessions are bounded, and slow or idle clients time out (see below). "
         "SIGINT/SIGTERM shut down gracefully: new connections are refused at once, requests "
-        "under way finish.",
+        "under way finish. Claude Code reads an error status as 'go on': with --fail-closed, "
+        "a hook call that cannot be answered gets HTTP 200 and a blocking answer instead.",
     )
     add_load_options(serve, project_default="$CLAUDE_PROJECT_DIR, else .")
     serve.add_argument(
@@ -66,6 +68,15 @@ def register(subparsers: Any) -> None:
     )
     serve.add_argument(
         "--no-auth", action="store_true", help="accept requests without a bearer token"
+    )
+    serve.add_argument(
+        "--fail-closed",
+        action="store_true",
+        help="answer a hook call that cannot be answered (a payload that cannot be read, too "
+        "large or invalid, a missing token, a busy server, a timeout, a --config file that did "
+        "not load, an internal error) with HTTP 200 and a block for its event (the payload's, "
+        "else the one the URL path ends with: POST /PreToolUse; with neither, continue: "
+        "false); and block an event that can be blocked when one of its hooks fails",
     )
     serve.add_argument(
         "--max-body",
@@ -141,17 +152,27 @@ def register(subparsers: Any) -> None:
 
 
 def _token(args: argparse.Namespace) -> tuple[str | None, str | None]:
-    """``(token, error)``."""
+    """``(token, error)``; a warning is logged for a token file others can read."""
     if args.no_auth:
         return None, None
     if args.token_file:
         try:
             with open(args.token_file, encoding="utf-8") as f:
+                mode = os.fstat(f.fileno()).st_mode
                 token = f.read().strip()
-        except OSError as exc:
-            return None, f"cannot read --token-file {args.token_file}: {exc.strerror or exc}"
+        except (OSError, UnicodeDecodeError) as exc:
+            why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+            return None, f"cannot read --token-file {args.token_file}: {why}"
         if not token:
             return None, f"--token-file {args.token_file} is empty"
+        if os.name == "posix" and mode & 0o044:
+            # (a warning, not a refusal: a server that does not start leaves every HTTP
+            # hook failing open, as Claude Code reads a refused connection as "go on")
+            _log(
+                f"warning: --token-file {args.token_file} can be read by group or others "
+                f"(mode {stat.S_IMODE(mode):04o}): whoever reads it can run these hooks; "
+                f"chmod 600 {args.token_file}"
+            )
         return token, None
     token = os.environ.get(args.token_env, "").strip()
     if not token:
@@ -209,7 +230,7 @@ def run_serve(args: argparse.Namespace) -> int:
         _log(f"warning: serving on {args.host} without auth: anyone who can reach it runs hooks")
 
     from ..._handlers._http import _h11
-    from ._run import load_hooks, not_loaded
+    from ._run import _one_line, load_hooks, not_loaded
 
     try:
         _h11()
@@ -228,19 +249,31 @@ def run_serve(args: argparse.Namespace) -> int:
         _log(f"{path}: no such file; no hooks loaded from it")
     for line in not_loaded(config):
         _log(f"warning: {line}")
-    if not any(sg.groups for sg in config.sources):
+    unusable = None
+    if args.fail_closed:
+        # (as `run --fail-closed`: a guard told to load a file that did not load must not
+        # pass; refusing to start would, so every hook call is answered with a block)
+        problems = [f"{path}: no such file" for path in missing] + not_loaded(config)
+        problems += [e for d in config.errors if (e := _one_line(str(d))) not in problems]
+        if problems:
+            unusable = "; ".join(problems)
+            _log(f"fail-closed: every hook call will be blocked: {unusable}")
+    if unusable is None and not any(sg.groups for sg in config.sources):
         _log("warning: no hooks loaded: every request will be answered with {}")
 
     import anyio
 
+    registry = config.registry(fail_closed=args.fail_closed)
     try:
-        anyio.run(_serve, args, config.registry(), token, project)
+        anyio.run(_serve, args, registry, token, project, unusable)
     except KeyboardInterrupt:  # pragma: no cover - a signal before the handlers were set
         return 130
     return 0
 
 
-async def _serve(args: argparse.Namespace, registry: Any, token: str | None, project: str) -> None:
+async def _serve(
+    args: argparse.Namespace, registry: Any, token: str | None, project: str, unusable: str | None
+) -> None:
     import signal
 
     import anyio
@@ -264,6 +297,8 @@ async def _serve(args: argparse.Namespace, registry: Any, token: str | None, pro
         project_dir=project,
         shutdown_grace=args.grace,
         log=_log,
+        fail_closed=args.fail_closed,
+        unusable=unusable,
     )
     with anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
         async with anyio.create_task_group() as tg:

@@ -914,6 +914,17 @@ def test_default_secret_patterns() -> None:
         "AUTH",
         "PEM",
         "PRIVATE",
+        "PASS",
+        "PWD",
+        "PASSPHRASE",
+        "PASSFILE",
+        "JWT",
+        "COOKIE",
+        "NETRC",
+        "DSN",
+        "WEBHOOK",
+        "KUBECONFIG",
+        "CONNECTION_STRING",
     )
     assert DEFAULT_SECRET_PATTERNS is _limits.DEFAULT_SECRET_PATTERNS  # one constant
 

@@ -36,13 +36,29 @@ DEFAULT_SECRET_PATTERNS: tuple[str, ...] = (
     "AUTH",
     "PEM",
     "PRIVATE",
+    "PASS",  # REDIS_PASS, SMTP_PASS, RABBITMQ_DEFAULT_PASS
+    "PWD",  # MYSQL_PWD (PWD and OLDPWD, the working directories, always pass)
+    "PASSPHRASE",
+    "PASSFILE",  # PGPASSFILE: where the password is
+    "JWT",
+    "COOKIE",
+    "NETRC",  # where the machine passwords are
+    "DSN",  # SENTRY_DSN and database DSNs carry a key or a password
+    "WEBHOOK",  # SLACK_WEBHOOK_URL: the URL is the credential
+    "KUBECONFIG",  # cluster tokens and client keys
+    "CONNECTION_STRING",  # AZURE_STORAGE_CONNECTION_STRING (a substring: not one word)
 )
 """Words of environment variable names that hook processes never see by default.
 
 Matched on the words of a name, not on raw substrings (see
 :func:`agent_hooks._handlers._process.scrub_env` for the exact rule): ``GH_PAT``,
-``NPM_AUTH``, ``PGPASSWORD`` and ``AWS_CREDENTIALS`` are withheld, ``PATH``,
-``GIT_AUTHOR_NAME`` and ``TOKENIZERS_PARALLELISM`` are not. The one constant behind
+``NPM_AUTH``, ``PGPASSWORD``, ``AWS_CREDENTIALS``, ``MYSQL_PWD``, ``REDIS_PASS``,
+``JWT``, ``SESSION_COOKIE``, ``NETRC``, ``SENTRY_DSN`` and
+``AZURE_STORAGE_CONNECTION_STRING`` are withheld, ``PATH``, ``OLDPWD``,
+``GIT_AUTHOR_NAME``, ``COOKIECUTTER_CONFIG`` and ``TOKENIZERS_PARALLELISM`` are not.
+Variables that name where a credential is kept (``GOOGLE_APPLICATION_CREDENTIALS``,
+``PGPASSFILE``, ``NETRC``, ``KUBECONFIG``, ``KEY_PATH``) are withheld like the
+credential itself. The one constant behind
 every default (``HookRegistry.secret_env_patterns``, ``HookCall.secret_env_patterns``,
 ``scrub_env``)."""
 
@@ -58,6 +74,7 @@ ALWAYS_PASSED_ENV: frozenset[str] = frozenset(
         "USER",
         "LOGNAME",
         "PWD",
+        "OLDPWD",
         "TMPDIR",
         "TZ",
         "PATHEXT",

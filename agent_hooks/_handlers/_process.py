@@ -289,7 +289,9 @@ def scrub_env(
     * the variable is withheld when one of its words *ends with* a pattern, or with the
       pattern followed by ``S``: ``OPENAI_API_KEY``, ``GH_PAT``, ``NPM_AUTH``,
       ``DB_PASSWD``, ``AWS_CREDENTIALS``, ``PRIVATE_PEM``, ``PGPASSWORD`` and
-      ``GITHUBTOKEN`` go, while ``PATH``, ``PATHEXT``, ``GIT_AUTHOR_NAME``,
+      ``GITHUBTOKEN`` go (and, with the default patterns, ``MYSQL_PWD``,
+      ``REDIS_PASS``, ``JWT``, ``SESSION_COOKIE``, ``NETRC``, ``SENTRY_DSN``),
+      while ``PATH``, ``PATHEXT``, ``GIT_AUTHOR_NAME``,
       ``XAUTHORITY``, ``KEYBOARD`` and ``TOKENIZERS_PARALLELISM`` stay (no word of
       theirs ends with a pattern).  A pattern that is not made of ASCII letters only
       (``API_KEY``, ``K8S``) is matched as a substring of the upper-cased name instead;

@@ -116,7 +116,8 @@ def test_check_and_install(tmp_path: Path) -> None:
         "pre_write_code",
     ]
     assert doc["hooks"]["pre_run_command"] == [
-        {"command": f"agent-hooks run --dialect windsurf --config {hooks}"}
+        # (a project file is committed: the path is relative to the project root)
+        {"command": "agent-hooks run --dialect windsurf --config hooks.json"}
     ]
     proc = subprocess.run(
         [

@@ -38,9 +38,11 @@ harness would call agent-hooks, which would run that file's entry again, forever
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import shlex
+import shutil
 import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -48,16 +50,37 @@ from typing import Any
 
 import attrs
 
+from ._jsonedit import (
+    Edit,
+    JsonShapeError,
+    Layout,
+    Member,
+    Node,
+    apply,
+    find_member,
+    insert_items,
+    layout_of,
+    parse,
+    remove_items,
+    replace_item,
+)
 from ._run import add_load_options, load_hooks, quiet_diagnostics_log
+from ._safewrite import UnsafeTarget, locked, real_target, remove_file, write_atomic
 
 __all__ = [
     "HARNESSES",
     "Harness",
-    "install_entries",
+    "find_entries",
     "install_files",
+    "install_text",
+    "is_ours",
+    "program_words",
     "register",
-    "uninstall_entries",
+    "resolves",
+    "skeleton",
+    "target_file",
     "uninstall_files",
+    "uninstall_text",
 ]
 
 _CLAUDE_EVENTS = (
@@ -144,21 +167,32 @@ _QODER_EVENTS = (
 )
 
 
-def _grouped(command: str, timeout: float, unit: float) -> dict[str, Any]:
+_GUARD_EVENTS = frozenset({"PreToolUse", "PermissionRequest", "UserPromptSubmit"})
+"""Canonical events whose answer can stop an action: where a broken command must block."""
+
+
+def _grouped(
+    command: str, timeout: float, unit: float, extra: Mapping[str, Any]
+) -> dict[str, Any]:
     """Claude Code's shape (also Codex and Gemini CLI): a group without a matcher."""
-    return {"hooks": [{"type": "command", "command": command, "timeout": _in(timeout, unit)}]}
+    item = {"type": "command", "command": command, "timeout": _in(timeout, unit), **extra}
+    return {"hooks": [item]}
 
 
 def _in(seconds: float, unit: float) -> int:
     return max(1, round(seconds / unit))
 
 
-def _cursor_entry(command: str, timeout: float, unit: float) -> dict[str, Any]:
-    return {"command": command, "timeout": _in(timeout, unit)}
+def _cursor_entry(
+    command: str, timeout: float, unit: float, extra: Mapping[str, Any]
+) -> dict[str, Any]:
+    return {"command": command, "timeout": _in(timeout, unit), **extra}
 
 
-def _copilot_entry(command: str, timeout: float, unit: float) -> dict[str, Any]:
-    return {"type": "command", "bash": command, "timeoutSec": _in(timeout, unit)}
+def _copilot_entry(
+    command: str, timeout: float, unit: float, extra: Mapping[str, Any]
+) -> dict[str, Any]:
+    return {"type": "command", "bash": command, "timeoutSec": _in(timeout, unit), **extra}
 
 
 def _grouped_command(entry: Any) -> list[str]:
@@ -178,9 +212,11 @@ def _flat_command(key: str) -> Callable[[Any], list[str]]:
     return read
 
 
-def _bare_entry(command: str, _timeout: float, _unit: float) -> dict[str, Any]:
+def _bare_entry(
+    command: str, _timeout: float, _unit: float, extra: Mapping[str, Any]
+) -> dict[str, Any]:
     """An entry of the command alone (Windsurf documents no timeout; Cline's is a script)."""
-    return {"command": command}
+    return {"command": command, **extra}
 
 
 def _at_home(relative: str) -> Callable[[Path], Path]:
@@ -201,17 +237,31 @@ class Harness:
     default: ``project_file`` under the home directory."""
     events: Callable[[str], list[str]]
     """Canonical event -> the harness's events that deliver it (empty: it has none)."""
-    entry: Callable[[str, float, float], dict[str, Any]] = _grouped
-    """(command, timeout in seconds, seconds per unit) -> the entry."""
+    entry: Callable[[str, float, float, Mapping[str, Any]], dict[str, Any]] = _grouped
+    """(command, timeout in seconds, seconds per unit, keys of the command's item) ->
+    the entry."""
     commands: Callable[[Any], list[str]] = _grouped_command
     """An entry -> the commands it runs (to recognise ours)."""
     head: Mapping[str, Any] = attrs.field(factory=dict)
     """Keys a new file starts with (``version: 1``)."""
     names_event: bool = False
     """The payload does not name its event: the command passes ``--event``."""
-    fail_closed_key: str | None = None
-    """The entry's own switch that makes the harness block when the command fails
-    (Cursor's ``failClosed``), set by ``install --fail-closed``."""
+    fail_closed: Mapping[str, Any] = attrs.field(factory=dict)
+    """The keys of the harness's own switch that makes it block when the command cannot
+    run, crashes or times out (Claude Code ``onFailure: block``, Cursor ``failClosed``),
+    written on the entries of guard events. Empty: the harness has none."""
+    fails_open: str = "a missing or crashing agent-hooks lets the action go ahead (fail open)"
+    """What a broken command does where ``fail_closed`` is empty (or a caveat where it is
+    not), as install and doctor say it."""
+    comments: bool = False
+    """The harness reads ``//`` and ``/* */`` comments in its file (they are kept)."""
+    project_dir_var: str | None = None
+    """The environment variable that names the project root in the hook's environment:
+    a project file's ``--config`` paths are written relative to it (else relative to the
+    directory the harness runs project hooks from, the project root)."""
+    also_runs: tuple[str, ...] = ()
+    """Other harnesses whose hook files this one runs itself (Copilot CLI runs the
+    project's ``.claude/settings.json``): entries in both would run the guard twice."""
     per_event_files: bool = False
     """The harness's hooks are executable files named by their event in a directory (Cline):
     ``project_file`` and ``user_file`` are that directory, and install writes one small
@@ -264,7 +314,13 @@ HARNESSES: Mapping[str, Harness] = {
     h.name: h
     for h in (
         Harness(
-            name="claude", project_file=".claude/settings.json", events=_listed(_CLAUDE_EVENTS)
+            name="claude",
+            project_file=".claude/settings.json",
+            events=_listed(_CLAUDE_EVENTS),
+            fail_closed={"onFailure": "block"},
+            fails_open="onFailure: block needs Claude Code 2.1.295 or later; an older version "
+            "ignores it and lets the action go ahead when agent-hooks is missing or crashes",
+            project_dir_var="CLAUDE_PROJECT_DIR",
         ),
         Harness(
             name="codex",
@@ -273,7 +329,11 @@ HARNESSES: Mapping[str, Harness] = {
             events=_listed(_CODEX_EVENTS),
         ),
         Harness(
-            name="gemini", project_file=".gemini/settings.json", events=_native_events("gemini")
+            name="gemini",
+            project_file=".gemini/settings.json",
+            events=_native_events("gemini"),
+            comments=True,
+            project_dir_var="GEMINI_PROJECT_DIR",
         ),
         Harness(
             name="cursor",
@@ -282,7 +342,11 @@ HARNESSES: Mapping[str, Harness] = {
             entry=_cursor_entry,
             commands=_flat_command("command"),
             head={"version": 1},
-            fail_closed_key="failClosed",
+            fail_closed={"failClosed": True},
+            fails_open="",
+            comments=True,
+            project_dir_var="CURSOR_PROJECT_DIR",
+            also_runs=("claude",),
         ),
         Harness(
             name="copilot",
@@ -293,14 +357,24 @@ HARNESSES: Mapping[str, Harness] = {
             commands=_flat_command("bash"),
             head={"version": 1},
             names_event=True,
+            fails_open="Copilot CLI has no switch: its preToolUse blocks on its own when "
+            "agent-hooks is missing or crashes, but a timeout, and every other event, goes ahead",
+            also_runs=("claude",),
         ),
         Harness(
             name="factory",
             project_file=".factory/settings.json",
             user_file=_env_home("FACTORY_HOME_OVERRIDE", ".factory", "settings.json"),
             events=_native_events("factory"),
+            project_dir_var="FACTORY_PROJECT_DIR",
         ),
-        Harness(name="qwen", project_file=".qwen/settings.json", events=_native_events("qwen")),
+        Harness(
+            name="qwen",
+            project_file=".qwen/settings.json",
+            events=_native_events("qwen"),
+            comments=True,
+            project_dir_var="QWEN_PROJECT_DIR",
+        ),
         Harness(
             name="openhands",
             project_file=".openhands/hooks.json",
@@ -311,6 +385,7 @@ HARNESSES: Mapping[str, Harness] = {
             project_file=".trae/hooks.json",
             events=_listed(_TRAE_EVENTS),
             head={"version": 1},
+            also_runs=("claude",),
         ),
         Harness(
             name="cline",
@@ -344,6 +419,7 @@ _ALIASES = {
 }
 
 
+
 def register(subparsers: Any) -> None:
     """Add ``install`` and ``uninstall`` to the top-level parser."""
     for name, helptext in (
@@ -369,17 +445,32 @@ def register(subparsers: Any) -> None:
         )
         p.add_argument(
             "--program",
-            default="agent-hooks",
             metavar="CMD",
-            help="how the harness should call agent-hooks (default: agent-hooks)",
+            help="how the harness should call agent-hooks (default: `agent-hooks` in a project "
+            "file, which is committed; in a user file, this environment's own agent-hooks by "
+            "its absolute path, so that the harness's PATH does not matter)",
         )
         if name == "install":
             add_load_options(p, project_default=".")
             p.add_argument(
                 "--fail-closed",
                 action="store_true",
-                help="the installed command runs with --fail-closed (and Cursor's entries get "
-                "failClosed: true, so that a missing agent-hooks blocks too)",
+                help="the installed command runs with --fail-closed (a hook of yours that "
+                "fails blocks)",
+            )
+            p.add_argument(
+                "--fail-open",
+                action="store_true",
+                help="do not write the harness's own fail-closed switch on guard events (by "
+                "default a missing or crashing agent-hooks blocks where the harness can be "
+                "told so)",
+            )
+            p.add_argument(
+                "--one-entry",
+                action="store_true",
+                help="write nothing when the harness also runs another harness's file that "
+                "calls agent-hooks already (Copilot CLI and .claude/settings.json): one entry, "
+                "the guard runs once",
             )
         else:
             p.add_argument("--project-dir", metavar="DIR", help="the project root (default: .)")
@@ -411,66 +502,206 @@ def _harness(name: str) -> Harness:
     return found
 
 
+def target_file(harness: Harness, scope: str, project_dir: str | None, home: str | None) -> Path:
+    """The harness's hook file (a directory for Cline) for ``scope`` (project or user)."""
+    if scope == "user":
+        return harness.user_file(Path(home) if home else Path.home())
+    return Path(os.path.abspath(project_dir or ".")) / harness.project_file
+
+
 def _target(harness: Harness, args: argparse.Namespace) -> Path:
-    if args.scope == "user":
-        home = Path(args.home) if args.home else Path.home()
-        return harness.user_file(home)
-    return Path(os.path.abspath(args.project_dir or ".")) / harness.project_file
+    return target_file(harness, args.scope, args.project_dir, args.home)
 
 
-def _prefix(harness: Harness, program: str) -> str:
-    return f"{program} run --dialect {harness.name}"
+def program_words(scope: str, program: str | None = None) -> list[str]:
+    """How the written command calls agent-hooks: ``program`` as given; else in a
+    project file (committed, read on other machines) the portable ``agent-hooks``; else
+    (a user file) this environment's own entry point by its absolute path, or its
+    interpreter with ``-m agent_hooks``, so that the harness's PATH does not matter."""
+    if program:
+        return shlex.split(program)
+    if scope == "project":
+        return ["agent-hooks"]
+    exe = Path(os.path.abspath(sys.executable))
+    script = exe.parent / "agent-hooks"
+    if script.is_file() and os.access(script, os.X_OK):
+        return [str(script)]
+    return [str(exe), "-m", "agent_hooks"]
 
 
-def install_entries(
-    doc: Mapping[str, Any], harness: Harness, wanted: Mapping[str, tuple[str, float]], unit: float
-) -> tuple[dict[str, Any], int]:
-    """``doc`` with an entry per native event of ``wanted`` (event -> (command, timeout in
-    seconds)) appended to its ``hooks`` list, unless the same command is there already;
-    everything else as it was. Returns the new document and how many entries were added."""
-    out = dict(doc) if doc else dict(harness.head)
-    hooks = dict(out.get("hooks") or {})
-    added = 0
-    for native, (command, timeout) in wanted.items():
-        entries = list(hooks.get(native) or [])
-        if any(command in harness.commands(e) for e in entries):
-            continue
-        entries.append(harness.entry(command, timeout, unit))
-        hooks[native] = entries
-        added += 1
-    out["hooks"] = hooks
-    return out, added
+def resolves(words: list[str]) -> str | None:
+    """Where the command's program is found on this machine (this process's PATH), or
+    None: the harness would fail to start it (exit 127)."""
+    if not words:
+        return None
+    return shutil.which(words[0])
 
 
-def uninstall_entries(
-    doc: Mapping[str, Any], harness: Harness, program: str
-) -> tuple[dict[str, Any], int]:
-    """``doc`` without the entries ``install`` writes for ``harness``; event lists and a
-    ``hooks`` object left empty are removed. Returns the document and how many went."""
-    prefix = _prefix(harness, program)
-    out = dict(doc)
-    hooks = out.get("hooks")
-    if not isinstance(hooks, Mapping):
-        return out, 0
-    removed = 0
-    kept_hooks: dict[str, Any] = {}
-    for event, entries in hooks.items():
-        if not isinstance(entries, list):
-            kept_hooks[event] = entries
-            continue
-        kept = []
-        for e in entries:
-            if any(c == prefix or c.startswith(prefix + " ") for c in harness.commands(e)):
-                removed += 1
-            else:
-                kept.append(e)
-        if kept or not entries:
-            kept_hooks[event] = kept
-    if kept_hooks:
-        out["hooks"] = kept_hooks
+def is_ours(command: str, harness: Harness, program: str | None = None) -> bool:
+    """``command`` is one ``install`` writes for ``harness``: ``<agent-hooks> run
+    --dialect NAME ...`` where the program is ``program``, an ``agent-hooks`` executable
+    (any path) or ``<python> -m agent_hooks``."""
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return False
+    mine = shlex.split(program) if program else []
+    if mine and words[: len(mine)] == mine:
+        rest = words[len(mine) :]
+    elif words and os.path.basename(words[0]) in ("agent-hooks", "agent-hooks.exe"):
+        rest = words[1:]
+    elif len(words) >= 3 and words[1:3] == ["-m", "agent_hooks"]:
+        rest = words[3:]
     else:
-        out.pop("hooks", None)
-    return out, removed
+        return False
+    return rest[:3] == ["run", "--dialect", harness.name]
+
+
+def _entry_is_ours(entry: Any, harness: Harness, program: str | None) -> bool:
+    commands = harness.commands(entry)
+    return bool(commands) and all(is_ours(c, harness, program) for c in commands)
+
+
+def find_entries(
+    text: str, harness: Harness, program: str | None = None, *, where: str = "the file"
+) -> dict[str, list[Any]]:
+    """The entries of ``harness``'s file (its ``text``) that ``install`` wrote: native
+    event -> those entries, in file order.
+
+    Raises:
+        JsonShapeError: the text is not the harness's JSON (``where`` names the file).
+    """
+    root = _root(text, harness, where)
+    hooks = find_member(root, "hooks", f"{where}: hooks")
+    if hooks is None or hooks.value.kind != "object":
+        return {}
+    found: dict[str, list[Any]] = {}
+    for m in hooks.value.members:
+        if m.value.kind == "array":
+            ours = [i.value for i in m.value.items if _entry_is_ours(i.value, harness, program)]
+            if ours:
+                found[m.key] = ours
+    return found
+
+
+def _root(text: str, harness: Harness, where: str) -> Node:
+    try:
+        root = parse(text, comments=harness.comments)
+    except JsonShapeError as exc:
+        raise JsonShapeError(f"{where}, {exc.where}", exc.message) from None
+    if root.kind != "object":
+        raise JsonShapeError(where, "the top level is not a JSON object")
+    return root
+
+
+def _object_member(obj: Node, key: str, where: str, path: str) -> Member | None:
+    member = find_member(obj, key, f"{where}: {path}")
+    if member is not None and member.value.kind != "object":
+        raise JsonShapeError(
+            f"{where}: {path}", f"is {_kind(member.value)}, not an object of event lists"
+        )
+    return member
+
+
+def _kind(node: Node) -> str:
+    if node.kind != "scalar":
+        return "an array" if node.kind == "array" else "an object"
+    return "null" if node.value is None else f"a {type(node.value).__name__} ({node.value!r})"
+
+
+def install_text(
+    text: str,
+    harness: Harness,
+    wanted: Mapping[str, Mapping[str, Any]],
+    program: str | None = None,
+    *,
+    where: str = "the file",
+) -> tuple[str, int]:
+    """``text`` (the harness's file) with one entry of ``wanted`` (native event -> the
+    entry) in each event's list: an entry install wrote before for the harness is
+    replaced in place (others of ours in that list removed), else the entry is appended;
+    nothing else changes, byte for byte. Returns the text and how many lists changed.
+
+    Raises:
+        JsonShapeError: the text is not JSON, or ``hooks`` or an event's value there is
+            not what the harness reads (nothing should be written).
+    """
+    root = _root(text, harness, where)
+    layout = layout_of(text)
+    hooks = _object_member(root, "hooks", where, "hooks")
+    if hooks is None:
+        new = {native: [entry] for native, entry in wanted.items()}
+        if not new:
+            return text, 0
+        return apply(text, [insert_items(text, root, [("hooks", new)], layout)]), len(new)
+    edits: list[Edit] = []
+    appended: list[tuple[str | None, Any]] = []
+    changed = 0
+    for native, entry in wanted.items():
+        member = find_member(hooks.value, native, f"{where}: hooks.{native}")
+        if member is None:
+            appended.append((native, [entry]))
+            changed += 1
+            continue
+        if member.value.kind != "array":
+            raise JsonShapeError(
+                f"{where}: hooks.{native}", f"is {_kind(member.value)}, not a list of entries"
+            )
+        items = member.value.items
+        ours = [i for i, item in enumerate(items) if _entry_is_ours(item.value, harness, program)]
+        if len(ours) == 1 and items[ours[0]].value == entry:
+            continue
+        changed += 1
+        if not ours:
+            edits.append(insert_items(text, member.value, [(None, entry)], layout))
+            continue
+        edits.append(replace_item(text, items[ours[0]], entry, layout))
+        edits += remove_items(text, member.value, ours[1:])
+    if appended:
+        edits.append(insert_items(text, hooks.value, appended, layout))
+    return apply(text, edits), changed
+
+
+def uninstall_text(
+    text: str, harness: Harness, program: str | None = None, *, where: str = "the file"
+) -> tuple[str, int]:
+    """``text`` without the entries install writes for ``harness``; an event list and a
+    ``hooks`` object left empty by that are removed (so a file install changed only by
+    its own entries comes back byte for byte). Returns the text and how many went.
+
+    Raises:
+        JsonShapeError: the text is not JSON, or ``hooks`` is not an object.
+    """
+    root = _root(text, harness, where)
+    hooks = _object_member(root, "hooks", where, "hooks")
+    if hooks is None:
+        return text, 0
+    edits: list[Edit] = []
+    emptied: list[int] = []
+    removed = 0
+    for index, member in enumerate(hooks.value.members):
+        if member.value.kind != "array":
+            continue
+        items = member.value.items
+        ours = [i for i, item in enumerate(items) if _entry_is_ours(item.value, harness, program)]
+        removed += len(ours)
+        if ours and len(ours) == len(items):
+            emptied.append(index)
+        else:
+            edits += remove_items(text, member.value, ours)
+    if emptied and len(emptied) == len(hooks.value.members):
+        index = root.members.index(hooks)
+        return apply(text, remove_items(text, root, [index])), removed
+    edits += remove_items(text, hooks.value, emptied)
+    return apply(text, edits), removed
+
+
+def skeleton(harness: Harness, layout: Layout) -> str:
+    """The text of a file install creates, before its entries go in."""
+    if not harness.head:
+        return "{}" + layout.newline
+    body = json.dumps(dict(harness.head), indent=layout.unit, ensure_ascii=False)
+    return body.replace("\n", layout.newline) + layout.newline
 
 
 _MARK = "# written by agent-hooks install; agent-hooks uninstall removes it"
@@ -480,76 +711,135 @@ def _script(command: str) -> str:
     return f"#!/bin/sh\n{_MARK}\nexec {command}\n"
 
 
+def _script_is_ours(text: str, harness: Harness, program: str | None) -> bool:
+    if _MARK not in text:
+        return False
+    return any(
+        line.startswith("exec ") and is_ours(line[5:], harness, program)
+        for line in text.splitlines()
+    )
+
+
 def install_files(directory: Path, wanted: Mapping[str, str], dry_run: bool) -> int:
     """One executable script per event of ``wanted`` (event -> command) in ``directory``,
     named by the event (Cline's hook files). A file of that name that install did not
     write is left alone (reported); one it wrote is rewritten. Returns how many files
-    were written (or would be, with ``dry_run``: then printed, nothing written)."""
+    were written (or would be, with ``dry_run``: then printed, nothing written).
+
+    Raises:
+        UnsafeTarget: a lock file's name is a link, or an owner cannot be kept.
+    """
     written = 0
     for event, command in wanted.items():
         path = directory / event
         text = _script(command)
-        if path.exists():
-            old = path.read_text(encoding="utf-8", errors="replace")
-            if old == text:
-                continue
-            if _MARK not in old:
-                print(f"agent-hooks: {path} is not ours; left as it is", file=sys.stderr)
-                continue
-        written += 1
         if dry_run:
             sys.stdout.write(f"--- {path}\n{text}")
+            written += 1
             continue
-        directory.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.agent-hooks.tmp")
-        tmp.write_text(text, encoding="utf-8")
-        tmp.chmod(0o755)
-        os.replace(tmp, path)
+        with locked(path):
+            if path.is_symlink() or (path.exists() and not path.is_file()):
+                print(f"agent-hooks: {path} is not ours; left as it is", file=sys.stderr)
+                continue
+            if path.exists():
+                old = path.read_text(encoding="utf-8", errors="replace")
+                if old == text:
+                    continue
+                if _MARK not in old:
+                    print(f"agent-hooks: {path} is not ours; left as it is", file=sys.stderr)
+                    continue
+            write_atomic(path, text.encode())
+            path.chmod(0o755)
+        written += 1
     return written
 
 
-def uninstall_files(directory: Path, prefix: str, dry_run: bool) -> int:
-    """Remove the scripts :func:`install_files` wrote for ``prefix`` (``<program> run
-    --dialect NAME``) from ``directory``, and nothing else. Returns how many."""
+def uninstall_files(
+    directory: Path, harness: Harness, program: str | None, dry_run: bool
+) -> int:
+    """Remove the scripts :func:`install_files` wrote for ``harness`` from ``directory``,
+    and nothing else (a link is never followed). Returns how many."""
     removed = 0
     if not directory.is_dir():
         return 0
     for path in sorted(directory.iterdir()):
+        if path.name.startswith(".") or path.is_symlink() or not path.is_file():
+            continue
         try:
-            text = path.read_text(encoding="utf-8", errors="replace") if path.is_file() else ""
+            text = path.read_text(encoding="utf-8", errors="replace")
         except OSError:
             continue
-        if _MARK in text and f"\nexec {prefix}" in text:
+        if _script_is_ours(text, harness, program):
             removed += 1
             if not dry_run:
-                path.unlink()
+                with locked(path):
+                    remove_file(path)
     return removed
 
 
-def _read(path: Path) -> dict[str, Any]:
-    """Raises: ValueError when the file is not a JSON object."""
+_BOM = b"\xef\xbb\xbf"
+
+
+def _decode(raw: bytes, where: Path) -> tuple[bytes, str]:
+    bom = _BOM if raw.startswith(_BOM) else b""
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        return bom, raw[len(bom) :].decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise JsonShapeError(str(where), f"is not UTF-8 ({exc.reason} at byte {exc.start})") from None
+
+
+def _read_bytes(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
     except FileNotFoundError:
-        return {}
-    doc = json.loads(text) if text.strip() else {}
-    if not isinstance(doc, dict):
-        raise ValueError(f"{path} does not hold a JSON object")
-    return doc
+        return None
+    except IsADirectoryError:
+        raise JsonShapeError(str(path), "is a directory") from None
 
 
-def _write(path: Path, doc: Mapping[str, Any], dry_run: bool, remove_if: Mapping[str, Any]) -> None:
-    text = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
-    if dry_run:
-        sys.stdout.write(text)
-        return
-    if dict(doc) == dict(remove_if):
-        path.unlink(missing_ok=True)
-        return
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.agent-hooks.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+def _say(message: str) -> None:
+    print(f"agent-hooks: {message}", file=sys.stderr)
+
+
+def _config_words(
+    configs: list[str], harness: Harness, scope: str, project: str
+) -> tuple[list[str], list[str]]:
+    """The ``--config`` words of the command (shell-quoted already) and the paths that
+    stay absolute in a project file (outside the project: not portable)."""
+    words: list[str] = []
+    outside: list[str] = []
+    root = os.path.realpath(project)
+    for c in configs:
+        real = os.path.realpath(c)
+        if scope == "project" and (real == root or real.startswith(root + os.sep)):
+            rel = os.path.relpath(real, root)
+            var = harness.project_dir_var
+            word = f'"${{{var}:-.}}"/{shlex.quote(rel)}' if var else shlex.quote(rel)
+        else:
+            if scope == "project":
+                outside.append(c)
+            word = shlex.quote(c)
+        words += ["--config", word]
+    return words, outside
+
+
+def _others_with_entries(harness: Harness, args: argparse.Namespace) -> list[tuple[str, Path]]:
+    """The files of other harnesses that ``harness`` also runs (or that run ``harness``'s
+    file) and that hold agent-hooks entries already: (harness name, file)."""
+    related = [HARNESSES[n] for n in harness.also_runs]
+    related += [h for h in HARNESSES.values() if harness.name in h.also_runs]
+    found = []
+    for other in related:
+        path = target_file(other, args.scope, args.project_dir, args.home)
+        try:
+            raw = _read_bytes(path)
+            if raw is None or other.per_event_files:
+                continue
+            if find_entries(_decode(raw, path)[1], other, where=str(path)):
+                found.append((other.name, path))
+        except (JsonShapeError, OSError):
+            continue
+    return found
 
 
 def _install(args: argparse.Namespace) -> int:
@@ -558,23 +848,21 @@ def _install(args: argparse.Namespace) -> int:
     try:
         harness = _harness(args.harness)
     except ValueError as exc:
-        print(f"agent-hooks: {exc}", file=sys.stderr)
+        _say(str(exc))
         return 1
     if args.discover or not args.config:
         # (--discover would find the harness's own file, whose entry calls agent-hooks again)
-        print(
-            "agent-hooks: install needs the hooks to call as --config PATH (not --discover: "
-            "the harness's own file would be found and call agent-hooks again)",
-            file=sys.stderr,
+        _say(
+            "install needs the hooks to call as --config PATH (not --discover: "
+            "the harness's own file would be found and call agent-hooks again)"
         )
         return 1
     target = _target(harness, args)
     configs = [os.path.abspath(c) for c in args.config]
     if any(os.path.realpath(c) == os.path.realpath(target) for c in configs):
-        print(
-            f"agent-hooks: {target} is one of the --config files: the harness would call "
-            "agent-hooks for its own entries forever; keep your hooks in a file of their own",
-            file=sys.stderr,
+        _say(
+            f"{target} is one of the --config files: the harness would call "
+            "agent-hooks for its own entries forever; keep your hooks in a file of their own"
         )
         return 1
     project = os.path.abspath(args.project_dir or ".")
@@ -586,90 +874,178 @@ def _install(args: argparse.Namespace) -> int:
         nodes = HookRegistry(sources=(*config.sources, *config.skipped)).compile().nodes
     for f in config.files:
         if f.status == "untrusted":
-            print(
-                f"agent-hooks: {f.path} is not trusted yet: the harness's calls will skip it "
-                "until you run agent-hooks trust --config " + shlex.quote(f.path),
-                file=sys.stderr,
+            _say(
+                f"{f.path} is not trusted yet: the harness's calls will skip it "
+                "until you run agent-hooks trust --config " + shlex.quote(f.path)
             )
     if missing:
-        print(f"agent-hooks: no such file: {', '.join(missing)}", file=sys.stderr)
+        _say(f"no such file: {', '.join(missing)}")
         return 1
+    shared = _others_with_entries(harness, args)
+    for other, path in shared:
+        runs = harness.name if other in harness.also_runs else other
+        _say(
+            f"{runs} also runs {path if other in harness.also_runs else target}, and "
+            f"{path} calls agent-hooks already: with entries in both files the guard runs "
+            "twice per call"
+            + ("" if other not in harness.also_runs else "; --one-entry writes nothing here")
+        )
+    if args.one_entry and any(other in harness.also_runs for other, _ in shared):
+        _say(f"--one-entry: nothing written to {target}")
+        return 0
     dialect = get_dialect(harness.name)
-    base = [args.program, "run", "--dialect", harness.name]
-    tail: list[str] = []
-    for c in configs:
-        tail += ["--config", c]
+    prog = program_words(args.scope, args.program)
+    where = resolves(prog)
+    if where is None:
+        _say(
+            f"{prog[0]} is not found on this machine's PATH: the harness will fail to start "
+            "the command (exit 127), and the action goes ahead unless the harness blocks on "
+            "a failed hook; install agent-hooks where the harness finds it, or use --scope "
+            "user (an absolute path) or --program"
+        )
+    config_words, outside = _config_words(configs, harness, args.scope, project)
+    if outside:
+        _say(
+            f"{', '.join(outside)} is outside the project: written as an absolute path, "
+            f"which other checkouts of {target} will not have"
+        )
+    tail = config_words
     if args.format:
-        tail += ["--format", args.format]
+        tail += ["--format", shlex.quote(args.format)]
     if args.fail_closed:
         tail += ["--fail-closed"]
-    wanted: dict[str, tuple[str, float]] = {}
+    if args.trust_project_hooks:
+        tail += ["--trust-project-hooks"]
+    head = " ".join(shlex.quote(w) for w in [*prog, "run", "--dialect", harness.name])
+    wanted: dict[str, dict[str, Any]] = {}
+    scripts: dict[str, str] = {}
     skipped: list[str] = []
+    guarded: list[str] = []
     for event, handlers in nodes.items():
         natives = harness.events(str(event))
         if not natives:
             skipped.append(str(event))
             continue
         timeout = max((cn.timeout for cn in handlers), default=60.0) + 5.0
+        guard = str(event) in _GUARD_EVENTS
         for native in natives:
-            words = [*base, *(["--event", native] if harness.names_event else []), *tail]
-            wanted[native] = (shlex.join(words), timeout)
-    if harness.per_event_files:
-        added = install_files(target, {n: c for n, (c, _) in wanted.items()}, args.dry_run)
-        verb = "would add" if args.dry_run else "added"
-        print(f"agent-hooks: {verb} {added} hook file(s) in {target}", file=sys.stderr)
-        return 0
+            event_words = ["--event", shlex.quote(native)] if harness.names_event else []
+            command = " ".join([head, *event_words, *tail])
+            extra = harness.fail_closed if guard and not args.fail_open else {}
+            wanted[native] = harness.entry(command, timeout, dialect.timeout_unit, extra)
+            scripts[native] = command
+            if guard:
+                guarded.append(native)
     try:
-        doc = _read(target)
-    except ValueError as exc:
-        print(f"agent-hooks: {exc}; nothing written", file=sys.stderr)
+        if harness.per_event_files:
+            added = install_files(target, scripts, args.dry_run)
+            verb = "would add" if args.dry_run else "added"
+            _say(f"{verb} {added} hook file(s) in {target}")
+        else:
+            added = _install_json(harness, target, wanted, args)
+            verb = "would change" if args.dry_run else "changed"
+            _say(f"{verb} {added} event entr{'y' if added == 1 else 'ies'} in {target}")
+    except (JsonShapeError, UnsafeTarget) as exc:
+        _say(f"{exc}; nothing written")
         return 1
-    new, added = install_entries(doc, harness, wanted, dialect.timeout_unit)
-    if args.fail_closed and harness.fail_closed_key is not None:
-        for native, (command, _) in wanted.items():
-            for entry in new["hooks"][native]:
-                if command in harness.commands(entry):
-                    entry[harness.fail_closed_key] = True
-    _write(target, new, args.dry_run, remove_if={"__never__": True})
-    verb = "would add" if args.dry_run else "added"
-    print(
-        f"agent-hooks: {verb} {added} entr{'y' if added == 1 else 'ies'} in {target}",
-        file=sys.stderr,
-    )
+    except OSError as exc:
+        _say(f"cannot write {target}: {exc.strerror or exc}; nothing written")
+        return 1
+    if guarded:
+        if not harness.fail_closed or args.fail_open:
+            _say(f"{harness.name}: {harness.fails_open or 'a broken command fails open'}")
+        elif harness.fails_open:
+            _say(f"{harness.name}: {harness.fails_open}")
     if skipped:
-        print(
-            f"agent-hooks: {harness.name} has no event for: {', '.join(sorted(skipped))}; not installed",
-            file=sys.stderr,
-        )
+        _say(f"{harness.name} has no event for: {', '.join(sorted(skipped))}; not installed")
     return 0
+
+
+def _install_json(
+    harness: Harness, target: Path, wanted: Mapping[str, Mapping[str, Any]], args: Any
+) -> int:
+    inside = Path(args.project_dir or ".") if args.scope == "project" else None
+    real = real_target(target, inside=inside)
+    if args.dry_run:
+        raw = _read_bytes(real)
+        bom, text = _decode(raw, real) if raw is not None else (b"", "")
+        if not text.strip(" \t\r\n"):
+            text = skeleton(harness, layout_of(text))
+        new, changed = install_text(text, harness, wanted, args.program, where=str(target))
+        sys.stdout.write(new)
+        return changed
+    with locked(real) as lock:
+        raw = _read_bytes(real)
+        bom, text = _decode(raw, real) if raw is not None else (b"", "")
+        note = lock.note
+        if raw is None:
+            note = "created\n"
+        elif not text.strip(" \t\r\n"):
+            note = "empty " + raw.hex() + "\n"
+        if note != lock.note or not text.strip(" \t\r\n"):
+            text = skeleton(harness, layout_of(text))
+        new, changed = install_text(text, harness, wanted, args.program, where=str(target))
+        if raw is None or new.encode() != raw[len(bom) :]:
+            write_atomic(real, bom + new.encode())
+        if note != lock.note:
+            lock.set_note(note)
+    return changed
 
 
 def _uninstall(args: argparse.Namespace) -> int:
     try:
         harness = _harness(args.harness)
     except ValueError as exc:
-        print(f"agent-hooks: {exc}", file=sys.stderr)
+        _say(str(exc))
         return 1
     target = _target(harness, args)
-    if harness.per_event_files:
-        removed = uninstall_files(target, _prefix(harness, args.program), args.dry_run)
-        verb = "would remove" if args.dry_run else "removed"
-        print(f"agent-hooks: {verb} {removed} hook file(s) from {target}", file=sys.stderr)
-        return 0
     try:
-        doc = _read(target)
-    except ValueError as exc:
-        print(f"agent-hooks: {exc}; nothing written", file=sys.stderr)
+        if harness.per_event_files:
+            files = uninstall_files(target, harness, args.program, args.dry_run)
+            verb = "would remove" if args.dry_run else "removed"
+            _say(f"{verb} {files} hook file(s) from {target}")
+            return 0
+        removed = _uninstall_json(harness, target, args)
+    except (JsonShapeError, UnsafeTarget) as exc:
+        _say(f"{exc}; nothing written")
         return 1
-    if not doc:
-        print(f"agent-hooks: {target}: nothing to remove", file=sys.stderr)
+    except OSError as exc:
+        _say(f"cannot write {target}: {exc.strerror or exc}; nothing written")
+        return 1
+    if removed is None:
+        _say(f"{target}: nothing to remove")
         return 0
-    new, removed = uninstall_entries(doc, harness, args.program)
-    if removed:
-        _write(target, new, args.dry_run, remove_if=harness.head if harness.head else {})
     verb = "would remove" if args.dry_run else "removed"
-    print(
-        f"agent-hooks: {verb} {removed} entr{'y' if removed == 1 else 'ies'} from {target}",
-        file=sys.stderr,
-    )
+    _say(f"{verb} {removed} entr{'y' if removed == 1 else 'ies'} from {target}")
     return 0
+
+
+def _uninstall_json(harness: Harness, target: Path, args: Any) -> int | None:
+    inside = Path(args.project_dir or ".") if args.scope == "project" else None
+    real = real_target(target, inside=inside)
+    if _read_bytes(real) is None:
+        return None
+    with contextlib.ExitStack() as stack:
+        lock = None if args.dry_run else stack.enter_context(locked(real))
+        raw = _read_bytes(real)
+        if raw is None:
+            return None
+        bom, text = _decode(raw, real)
+        if not text.strip(" \t\r\n"):
+            return None
+        new, removed = uninstall_text(text, harness, args.program, where=str(target))
+        if args.dry_run:
+            sys.stdout.write(new)
+            return removed
+        assert lock is not None
+        if not removed:
+            return 0
+        if new == skeleton(harness, layout_of(text)) and lock.note.startswith("created"):
+            remove_file(real)
+            lock.set_note("")
+        elif new == skeleton(harness, layout_of(text)) and lock.note.startswith("empty "):
+            write_atomic(real, bytes.fromhex(lock.note.split()[1]))
+            lock.set_note("")
+        else:
+            write_atomic(real, bom + new.encode())
+    return removed

@@ -25,6 +25,7 @@ from .._handlers._kinds import HandlerKinds, KindContext, KindFactory, build_han
 from .._handlers._nodes import HandlerNode
 from .._wire._dialects import Dialect
 from .._wire._fields import json_type_name
+from .._wire._json import loads_jsonc
 from ._snapshot import LoadedConfig, LoadedFile
 from ._trust import FILE_SIZE_LIMIT, TrustPolicy, TrustStore
 
@@ -481,8 +482,12 @@ def parse_hooks_mapping(hooks: object, prefix: str, ctx: BuildContext) -> list[M
     return groups
 
 
-def decode_json(data: bytes, ctx: BuildContext) -> Any:
-    """The parsed document, or :data:`ParseFailed` (diagnosed with line and column)."""
+def decode_json(data: bytes, ctx: BuildContext, *, comments: bool = False) -> Any:
+    """The parsed document, or :data:`ParseFailed` (diagnosed with line and column).
+
+    ``comments``: the harness reads the file as JSON with ``//`` and ``/* */`` comments
+    (:func:`~agent_hooks._wire._json.loads_jsonc`; Gemini CLI's and Qwen Code's
+    settings); otherwise a comment is invalid JSON, as it is to the harness."""
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -494,11 +499,11 @@ def decode_json(data: bytes, ctx: BuildContext) -> Any:
     if not text.strip():
         return {}
     try:
-        doc = json.loads(text)
+        doc = loads_jsonc(text) if comments else json.loads(text)
     except json.JSONDecodeError as exc:
         ctx.report(
             DiagnosticCode.CONFIG_READ_FAILED,
-            f"invalid JSON: {exc.msg}; file skipped",
+            f"invalid JSON{' (comments allowed)' if comments else ''}: {exc.msg}; file skipped",
             location=f"line {exc.lineno} column {exc.colno}",
         )
         return ParseFailed
@@ -511,11 +516,12 @@ def decode_json(data: bytes, ctx: BuildContext) -> Any:
 
 
 def decode_object(
-    data: bytes, ctx: BuildContext, shape: str = "an object"
+    data: bytes, ctx: BuildContext, shape: str = "an object", *, comments: bool = False
 ) -> Mapping[str, Any] | None:
     """The parsed document when it is an object; ``None`` (diagnosed, the file skipped)
-    when it does not parse or is not ``shape`` (``an object with 'hooks'``)."""
-    doc = decode_json(data, ctx)
+    when it does not parse or is not ``shape`` (``an object with 'hooks'``). ``comments``:
+    as for :func:`decode_json`."""
+    doc = decode_json(data, ctx, comments=comments)
     if doc is ParseFailed:
         return None
     if not isinstance(doc, Mapping):
@@ -530,11 +536,17 @@ def decode_object(
 def json_declares(*keys: str) -> Callable[[bytes], bool]:
     """A trust probe: whether a JSON document sets one of ``keys`` (or is not an object,
     or does not parse). A file that says nothing about hooks (most settings files hold
-    other settings) needs no trust."""
+    other settings) needs no trust.
+
+    Comments are read (:func:`~agent_hooks._wire._json.loads_jsonc`) whichever way the
+    file's builder reads it: a settings file with comments and no hooks needs no trust
+    where comments are allowed, and where they are not, the builder refuses the file. On
+    text that is plain JSON both readings are the same value, so the probe can never
+    say "no hooks" of a document in which a builder finds some."""
 
     def probe(data: bytes) -> bool:
         try:
-            doc = json.loads(data.decode("utf-8-sig") or "{}")
+            doc = loads_jsonc(data.decode("utf-8-sig") or "{}")
         except (ValueError, RecursionError):
             return True
         return not isinstance(doc, dict) or any(doc.get(k) is not None for k in keys)

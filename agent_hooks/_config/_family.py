@@ -29,6 +29,8 @@ qoder        ``.qoder/settings.json``, ``.qoder/settings.local.json`` 200   proj
 
 All layers add up (every harness here merges them). Schema differences:
 
+* Qwen's and Augment's files are JSON with ``//`` and ``/* */`` comments, as those
+  harnesses read them; the others' are plain JSON;
 * timeouts in the harness's unit (Qwen, Augment: milliseconds; Qwen's ``http`` and
   ``prompt`` hooks: seconds), read as seconds;
 * ``sequential`` (Qwen), ``metadata`` (Augment), ``loop_limit`` (Trae) on a group and
@@ -117,6 +119,9 @@ class Family:
     """Top-level keys of a stand-alone hooks file."""
     sh_only: bool = False
     """The harness runs only ``.sh`` files (Augment)."""
+    comments: bool = False
+    """The harness reads its files as JSON with ``//`` and ``/* */`` comments (Qwen
+    Code: ``JSON.parse(stripJsonComments(text))``; Augment: "files may be JSONC")."""
 
 
 FAMILIES: Mapping[str, Family] = {
@@ -143,6 +148,7 @@ FAMILIES: Mapping[str, Family] = {
             user_dir=".qwen",
             user_files=(("settings.json", "settings"),),
             group_keys=frozenset({"sequential"}),
+            comments=True,
         ),
         Family(
             name="augment",
@@ -156,6 +162,7 @@ FAMILIES: Mapping[str, Family] = {
             user_files=(("settings.json", "settings"),),
             group_keys=frozenset({"metadata"}),
             sh_only=True,
+            comments=True,
         ),
         Family(
             name="goose",
@@ -272,7 +279,7 @@ def family_builder(fam: Family, kind: Kind) -> Any:
 
     def build(data: bytes, ctx: BuildContext) -> Built:
         built = Built()
-        doc = decode_object(data, ctx, "an object with 'hooks'")
+        doc = decode_object(data, ctx, "an object with 'hooks'", comments=fam.comments)
         if doc is None:
             return built
         if kind == "settings":

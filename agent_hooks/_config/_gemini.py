@@ -27,6 +27,10 @@ names or commands to skip, the union over the files. An unknown event name is a
 warning and its hooks are skipped (Gemini's rule); a bad group or handler is dropped
 alone. ``sequential`` is accepted: agent_hooks reduces parallel results in
 configuration order, so only rewrite events differ (a diagnostic says so).
+
+The settings files are read as Gemini reads them, JSON with ``//`` and ``/* */``
+comments (``JSON.parse(stripJsonComments(text))``; no trailing commas); an extension's
+``hooks/hooks.json`` is plain JSON (Gemini parses it with ``JSON.parse``).
 """
 
 from __future__ import annotations
@@ -58,6 +62,7 @@ from ._trust import TrustPolicy, TrustStore
 
 __all__ = [
     "gemini_builder",
+    "gemini_extension_builder",
     "gemini_probe",
     "load_gemini",
     "load_gemini_dir",
@@ -85,9 +90,18 @@ def _entry(handler: object) -> object:
 
 
 def gemini_builder(data: bytes, ctx: BuildContext) -> Built:
-    """Builder of a Gemini settings file or an extension's ``hooks/hooks.json``."""
+    """Builder of a Gemini settings file (JSON with comments)."""
+    return _build(data, ctx, comments=True)
+
+
+def gemini_extension_builder(data: bytes, ctx: BuildContext) -> Built:
+    """Builder of an extension's ``hooks/hooks.json`` (plain JSON)."""
+    return _build(data, ctx, comments=False)
+
+
+def _build(data: bytes, ctx: BuildContext, *, comments: bool) -> Built:
     built = Built()
-    doc = decode_object(data, ctx)
+    doc = decode_object(data, ctx, comments=comments)
     if doc is None:
         return built
     config = doc.get("hooksConfig")
@@ -138,6 +152,13 @@ def gemini_builder(data: bytes, ctx: BuildContext) -> Built:
 _FILE = HookFile(
     format="gemini-settings", dialect=GEMINI, builder=gemini_builder, probe=gemini_probe
 )
+_EXTENSION_FILE = attrs.evolve(_FILE, builder=gemini_extension_builder)
+
+
+def _is_extension_hooks(path: str) -> bool:
+    """Whether ``path`` is an extension's ``<extension>/hooks/hooks.json``."""
+    parts = Path(os.path.abspath(path)).parts
+    return parts[-2:] == ("hooks", "hooks.json") and len(parts) >= 5 and parts[-4] == "extensions"
 
 
 def load_gemini(
@@ -151,9 +172,12 @@ def load_gemini(
     data: bytes | None = None,
     home: str | os.PathLike[str] | None = None,
 ) -> LoadedConfig:
-    """One Gemini settings file (or extension ``hooks.json``). A file inside a project
-    is that project's and needs its trust; ``hooksConfig`` of this file applies to it."""
-    config, built = _FILE.load(path, scope, project_dir, precedence, trust, kinds, data, home)
+    """One Gemini settings file (or extension ``hooks.json``: a ``hooks.json`` in the
+    ``hooks/`` directory of an ``extensions/<name>/`` directory, read as plain JSON). A
+    file inside a project is that project's and needs its trust; ``hooksConfig`` of this
+    file applies to it."""
+    file = _EXTENSION_FILE if _is_extension_hooks(os.fspath(path)) else _FILE
+    config, built = file.load(path, scope, project_dir, precedence, trust, kinds, data, home)
     if built is not None:
         config = _apply_switches(
             config, built.flags.get("enabled"), built.flags.get("disabled", [])

@@ -51,6 +51,7 @@ import attrs
 from .._base._lazy import submodule
 from .._handlers._kinds import HandlerKinds
 from .._wire._dialects import CLAUDE
+from .._wire._json import loads_jsonc
 from . import _common
 from ._claude_format import hooks_file_builder
 from ._common import MAX_CONFIG_BYTES, file_project, is_inside, json_has_hooks, load_source
@@ -218,8 +219,8 @@ def _native_format(parts: list[str], name: str, parent: str, data: bytes | None)
         (parent == "copilot" and grand == ".github") or parent == ".copilot"
     ):
         return "copilot-settings"
-    try:
-        doc = json.loads((data or b"{}").decode("utf-8-sig") or "{}")
+    try:  # (comments read: Gemini CLI allows them in its settings)
+        doc = loads_jsonc((data or b"{}").decode("utf-8-sig") or "{}")
     except (ValueError, RecursionError):
         return None
     hooks = doc.get("hooks") if isinstance(doc, dict) else None

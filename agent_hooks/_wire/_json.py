@@ -16,6 +16,11 @@ what they may hold than it writes back:
 A value that is not JSON data (an object of another type, a container holding itself, an
 integer too long to print) raises ``TypeError`` or ``ValueError``, as :func:`json.dumps`
 does.
+
+Configuration files some harnesses read as *JSON with comments* (Gemini CLI and Qwen Code
+parse their ``settings.json`` as ``JSON.parse(stripJsonComments(text))``) are read by
+:func:`loads_jsonc`: the same value as the harness, and the same line and column in an
+error as in the file.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ import math
 import re
 from typing import Any
 
-__all__ = ["dump_bytes", "dumps", "escape_surrogates"]
+__all__ = ["dump_bytes", "dumps", "escape_surrogates", "loads_jsonc", "strip_jsonc"]
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -125,3 +130,93 @@ def _deep_text(obj: Any) -> str:
             todo.append(("value", value))
             todo.append(("text", f",{prefix}" if i else prefix))
     return "".join(parts)
+
+
+# ------------------------------------------------------------------ JSON with comments
+
+
+def _scan(text: str, trailing_commas: bool) -> tuple[str, int | None]:
+    """:func:`strip_jsonc`'s text, and the offset of a ``/*`` that is never closed."""
+    out = list(text)
+    i, n = 0, len(text)
+    unclosed: int | None = None
+    comma: int | None = None  # a comma with only space and comments after it so far
+    while i < n:
+        c = text[i]
+        if c == '"':
+            comma = None
+            i += 1
+            while i < n and text[i] != '"':
+                if text[i] == "\n":
+                    break  # an unterminated string: left for the parser to report
+                i += 2 if text[i] == "\\" else 1
+            i += 1
+            continue
+        two = text[i : i + 2]
+        if two == "//":
+            end = text.find("\n", i)
+            end = n if end < 0 else end - (text[end - 1] == "\r")
+            out[i:end] = " " * (end - i)
+            i = end
+            continue
+        if two == "/*":
+            close = text.find("*/", i + 2)
+            if close < 0:
+                unclosed = i
+            end = n if close < 0 else close + 2
+            for j in range(i, end):
+                if not text[j].isspace():
+                    out[j] = " "
+            i = end
+            continue
+        if trailing_commas:
+            if c == ",":
+                comma = i
+            elif c in "]}" and comma is not None:
+                out[comma] = " "
+                comma = None
+            elif c not in " \t\r\n":
+                comma = None
+        i += 1
+    return "".join(out), unclosed
+
+
+def strip_jsonc(text: str, *, trailing_commas: bool = False) -> str:
+    """``text`` with its comments (``// ...`` to the end of the line, ``/* ... */``)
+    outside strings blanked out, and, when ``trailing_commas``, each comma that only
+    comments and white space separate from a closing ``]`` or ``}``.
+
+    What is removed is replaced by spaces character for character (white space inside a
+    comment, line breaks included, stays), so every other character keeps its offset,
+    line and column. String escapes count (``"a\\\\"`` ends after the second
+    backslash). As in the ``strip-json-comments`` package the harnesses use, a line
+    comment ends before ``\\n`` or ``\\r\\n``, and a block comment that is never
+    closed runs to the end of the text. Anything that is not JSON stays for the parser
+    to report.
+    """
+    return _scan(text, trailing_commas)[0]
+
+
+def loads_jsonc(text: str, *, trailing_commas: bool = False) -> Any:
+    """The value of JSON text that may hold comments (and, when ``trailing_commas``,
+    trailing commas): :func:`json.loads` of :func:`strip_jsonc`.
+
+    Raises:
+        json.JSONDecodeError: not JSON once comments are removed; its line and column
+            are those of the original text, and its message says where a block comment
+            that is never closed begins.
+        RecursionError: nested deeper than the parser goes.
+    """
+    stripped, unclosed = _scan(text, trailing_commas)
+    try:
+        return json.loads(stripped)
+    except json.JSONDecodeError as exc:
+        if unclosed is None:
+            raise
+        line = text.count("\n", 0, unclosed) + 1
+        column = unclosed - text.rfind("\n", 0, unclosed)
+        raise json.JSONDecodeError(
+            f"{exc.msg} (the /* comment at line {line} column {column} is never closed)",
+            exc.doc,
+            exc.pos,
+        ) from None

@@ -25,7 +25,7 @@ from .._base._errors import RegistrationError
 from ._callbacks import callback_node
 from ._nodes import HandlerNode, OnError
 
-__all__ = ["PythonRefHook", "resolve_callable"]
+__all__ = ["PythonRefHook", "installation_dirs", "resolve_callable"]
 
 
 def resolve_callable(
@@ -91,7 +91,7 @@ def _refuse_untrusted(module_name: str, ref: str, untrusted_dirs: Sequence[str])
     import importlib.util
 
     roots = [os.path.realpath(d) for d in untrusted_dirs]
-    installed = _installation()
+    installed = installation_dirs()
     parts = module_name.split(".")
     for i in range(1, len(parts) + 1):
         name = ".".join(parts[:i])
@@ -120,7 +120,7 @@ def _refuse_untrusted(module_name: str, ref: str, untrusted_dirs: Sequence[str])
                 )
 
 
-def _installation() -> set[str]:
+def installation_dirs() -> set[str]:
     """The running interpreter's library directories (standard library, site-packages):
     what is installed there is never refused (an interpreter run from a project's own
     virtual environment already runs that environment's code)."""

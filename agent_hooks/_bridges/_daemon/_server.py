@@ -1,68 +1,92 @@
 """The resident hook server: ``agent-hooks run`` calls answered by one long-lived
-process per user and loading environment (see ``_protocol``).
+process per user and loading environment (see ``_protocol``), each call in the worker
+process of its project (``_worker``).
 
 Each request runs the same code as an in-process ``run``
 (:func:`~agent_hooks._bridges._cli._run.run_resident`) with the client's command line,
 working directory, environment and payload, and returns the bytes that would have
-been printed and the exit status. The configuration is loaded again on every request
-(so an edited file, or a trust store that changed, counts at once: an untrusted file
-does not run, ``--fail-closed`` fails exactly as in-process); while what loaded stays
-the same (the same files with the same content, status and trust), the
-configuration's registry and long-lived sessions (``SessionTable``, the server core
-``agent-hooks serve`` uses) are reused, so per-session state and background output
-carry from one call to the next. A changed configuration gets a new registry; the old
-one's sessions close once their requests are done, draining their background work.
+been printed and the exit status. The server itself parses the command line and
+finds the call's project as ``run`` does (``--project-dir``, ``$CLAUDE_PROJECT_DIR``,
+the payload's ``cwd``, the caller's directory); it never imports hook code. The call
+runs in that project's worker, a child process started on the project's first call,
+which loads the configuration again on every call (an edited file, or a trust store
+that changed, counts at once) and keeps, while what loaded stays the same, the
+configuration's registry and long-lived sessions (``SessionTable``), so per-session
+state and background output carry from one call to the next.
+
+Isolation: one worker per project, and a worker refuses a call for any other project,
+so a Python module name never resolves across projects and no ``sys.modules``,
+``sys.path``, module global or environment of one project reaches another's hooks.
+Each answer lists the module files the worker loaded from outside the installed
+interpreter and this package, with their stat signatures (device, inode, size,
+modification and change times); before each call the server compares them with the
+files as they are, and a worker with an edited module is retired (it finishes the
+calls under way) and a fresh one answers, so an edited handler, or a module it
+imports, answers at the next call exactly as ``--no-daemon`` does. Workers are
+bounded (:data:`MAX_WORKERS`, least recently used idle one closed first; closed
+after :data:`WORKER_IDLE` seconds without a call) and owned by the server: it closes
+them when it stops, and a worker whose server died reads end of file and exits.
+Cost: one interpreter with the package loaded per active project (about 30-40 MB
+each) and, on a project's first call or the first after an edit, the start of one
+(about 0.2-0.5 s); afterwards, a few ``stat`` calls and one local socket round trip.
+
+Environment: Python callbacks see the calling client's own environment
+(``os.environ`` of the worker is the call's environment while it runs: calls with
+another environment or working directory wait for the ones under way), exactly what
+an in-process ``run`` of that client sees; command hooks start from the client's
+environment (after credential stripping) in the client's directory. Workers start
+with a clean environment (the variables of the server key, ``PATH``, the locale,
+``PYTHON*``); the server itself runs no hook code.
 
 Security: the socket's directory is private (0700), the socket is 0600, and a
 connecting process of another user is refused before its request is read
 (``SO_PEERCRED`` on Linux; where the platform has no peer credentials, the directory's
 mode is the guard). Requests are bounded in size (``_protocol``), in number at once,
-and in the time to arrive. Command hooks start from the client's environment (after
-credential stripping) in the client's directory; Python callbacks run in this process
-and see the environment the server was started with (the first client's); this
-process's ``os.environ`` is never changed per request.
+and in the time to arrive. At start a dead socket of this user at the socket path is
+replaced; anything else there (a directory, another kind of file, another owner's
+socket) is reported (:class:`SocketPathError`) and the server does not start.
 
-The server exits after ``idle_timeout`` seconds without a request, on ``stop`` (after
-finishing requests under way), on SIGTERM/SIGINT, and when a client of another package
-version calls (the client answers in-process and starts the new version's server).
+A client that goes away mid-request costs only its answer: the call finishes, and no
+other call is touched. The server exits after ``idle_timeout`` seconds without a
+request, on ``stop``, on SIGTERM/SIGINT, and when a client of another package version
+calls (the client answers in-process and starts the new version's server); in every
+case it refuses new requests, finishes those under way (each answered once, its hooks
+run once) and closes its workers (draining their background work).
 """
 
 from __future__ import annotations
 
 import argparse
+import collections
 import contextlib
-import fcntl
 import io
 import json
 import os
 import signal
 import socket
+import stat
 import struct
+import subprocess
 import sys
 import time
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import Any
 
 import anyio
 import anyio.abc
 from anyio.abc import SocketAttribute
 
 from ..._base._version import VERSION
-from .._sessions import SessionTable
-from ._protocol import (
-    HEAD,
-    HEARTBEAT,
-    MAX_BODY,
-    MAX_HEADER,
-    FrameError,
-    pack,
-    parse,
-    server_paths,
-)
+from ._protocol import HEARTBEAT, LOADING_ENV, FrameError, pack, server_paths
+from ._worker import module_signature, receive_frame
 
-if TYPE_CHECKING:
-    from ..._config._snapshot import LoadedConfig
-
-__all__ = ["DEFAULT_IDLE", "ResidentServer"]
+__all__ = [
+    "DEFAULT_IDLE",
+    "MAX_WORKERS",
+    "WORKER_IDLE",
+    "ResidentServer",
+    "SocketPathError",
+]
 
 DEFAULT_IDLE = 300.0
 """Seconds without a request after which the server exits."""
@@ -70,17 +94,160 @@ MAX_CONCURRENT = 64
 """Requests answered at once; more wait for a slot."""
 REQUEST_TIMEOUT = 10.0
 """Seconds for a whole request to arrive once connected."""
-MAX_CONFIGURATIONS = 32
-"""Configurations (registries with their sessions) kept at once; past it the least
-recently used idle one is closed (it is loaded again when called again)."""
+MAX_WORKERS = 16
+"""Project workers kept at once; past it the least recently used idle one is closed."""
+WORKER_IDLE = 120.0
+"""Seconds without a call after which a project's worker is closed."""
+WORKER_GRACE = 30.0
+"""Seconds a closing worker has to finish its background work before it is killed."""
+
+_KEPT_ENV = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR", "TEMP", "TMP", "SYSTEMROOT")
 
 
-class _Configuration:
-    """One configuration's registry and sessions, and what it was loaded from."""
+class SocketPathError(OSError):
+    """Something that is not a dead socket of this user is at the socket path."""
 
-    def __init__(self, fingerprint: tuple[Any, ...], table: SessionTable) -> None:
-        self.fingerprint = fingerprint
-        self.table = table
+
+def _worker_env(environ: Mapping[str, str]) -> dict[str, str]:
+    """The clean environment a worker starts with: what decides which files load and
+    which interpreter runs, nothing of any client's secrets (each call brings its own)."""
+    kept = {k: v for k, v in environ.items() if k in LOADING_ENV or k in _KEPT_ENV}
+    kept.update((k, v) for k, v in environ.items() if k.startswith(("PYTHON", "LC_")))
+    return kept
+
+
+class _Worker:
+    """The server's side of one project's worker process."""
+
+    def __init__(self, project: str, log: Any) -> None:
+        self.project = project
+        self._log = log
+        self.signatures: dict[str, str] = {}
+        self.calls = 0
+        self.retired = False
+        self.dead = False
+        self.last_used = 0.0
+        self.exited = anyio.Event()
+        self._numbers = 0
+        self._pending: dict[str, tuple[anyio.Event, list[Any]]] = {}
+        self._stream: anyio.abc.SocketStream | None = None
+        self._process: anyio.abc.Process | None = None
+        self._send_lock = anyio.Lock()
+
+    async def run(self, *, task_status: anyio.abc.TaskStatus[None]) -> None:
+        """Start the process, then read its answers until it exits."""
+        ours, theirs = socket.socketpair()
+        try:
+            try:
+                self._process = await anyio.open_process(
+                    [
+                        sys.executable,
+                        "-m",
+                        "agent_hooks._bridges._daemon._worker",
+                        str(theirs.fileno()),
+                    ],
+                    stdin=subprocess.DEVNULL,
+                    stdout=None,
+                    stderr=None,
+                    pass_fds=(theirs.fileno(),),
+                    env=_worker_env(os.environ),
+                )
+            finally:
+                theirs.close()
+            self._stream = await anyio.abc.UNIXSocketStream.from_socket(ours)
+        except BaseException:
+            ours.close()
+            self.dead = True
+            self.exited.set()
+            raise
+        self._log(f"worker {self._process.pid} started for {self.project}")
+        task_status.started()
+        try:
+            while True:
+                try:
+                    kind, header, body = await receive_frame(self._stream)
+                except (anyio.EndOfStream, FrameError, OSError):
+                    break
+                except (anyio.BrokenResourceError, anyio.ClosedResourceError):
+                    break
+                if kind != b"R" or len(header) < 3 or (len(header) - 3) % 2:
+                    continue
+                waiter = self._pending.pop(header[0], None)
+                fields = header[3:]
+                self.signatures.update(zip(fields[::2], fields[1::2], strict=True))
+                if waiter is not None:
+                    waiter[1].append((header[1], header[2], body))
+                    waiter[0].set()
+        finally:
+            self.dead = True
+            for event, _ in self._pending.values():
+                event.set()  # (no answer: the call reports the worker's end)
+            self._pending.clear()
+            with anyio.CancelScope(shield=True):
+                with anyio.move_on_after(WORKER_GRACE):
+                    await self._process.wait()
+                self.kill()
+                await self._process.wait()
+                await self._stream.aclose()
+                self._log(
+                    f"worker {self._process.pid} for {self.project} exited "
+                    f"({self._process.returncode})"
+                )
+                self.exited.set()
+
+    def changed(self) -> bool:
+        """Whether a module file the worker loaded is not the one it loaded."""
+        return any(module_signature(p) != sig for p, sig in self.signatures.items())
+
+    async def call(self, fields: list[str], body: bytes) -> tuple[int, bytes, bytes] | None:
+        """The worker's answer to one call; ``None`` when the worker ended first."""
+        self._numbers += 1
+        number = str(self._numbers)
+        event: anyio.Event = anyio.Event()
+        answer: list[Any] = []
+        self._pending[number] = (event, answer)
+        self.calls += 1
+        try:
+            if self.dead or self._stream is None:
+                return None
+            try:
+                async with self._send_lock:
+                    await self._stream.send(pack(b"Q", [number, self.project, *fields], body))
+            except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
+                return None
+            await event.wait()
+        finally:
+            self._pending.pop(number, None)
+            self.calls -= 1
+            self.last_used = anyio.current_time()
+            if self.retired and not self.calls:
+                await self._close_input()
+        if not answer:
+            return None
+        code, cut, data = answer[0]
+        try:
+            status, split = int(code), int(cut)
+        except ValueError:
+            return None
+        return status, data[:split], data[split:]
+
+    async def retire(self) -> None:
+        """Take no more calls; close once the calls under way are answered."""
+        self.retired = True
+        if not self.calls:
+            await self._close_input()
+
+    async def _close_input(self) -> None:
+        if self._stream is not None and not self.dead:
+            with anyio.CancelScope(shield=True), contextlib.suppress(Exception):
+                async with self._send_lock:
+                    await self._stream.send_eof()
+
+    def kill(self) -> None:
+        """End the process now (past its grace, or when the server must go)."""
+        if self._process is not None and self._process.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                self._process.kill()
 
 
 class ResidentServer:
@@ -106,7 +273,8 @@ class ResidentServer:
         self.socket_path, self.lock_path, _ = server_paths(directory, key)
         self.idle_timeout = idle_timeout
         self._log_stream = log if log is not None else sys.stderr
-        self._configs: dict[tuple[Any, ...], _Configuration] = {}
+        self._workers: collections.OrderedDict[str, _Worker] = collections.OrderedDict()
+        self._retired: set[_Worker] = set()
         self._tg: anyio.abc.TaskGroup | None = None
         self._stop = anyio.Event()
         self._slots = anyio.Semaphore(MAX_CONCURRENT)
@@ -116,6 +284,7 @@ class ResidentServer:
         self._started = time.time()
         self._lock_fd: int | None = None
         self._parser: argparse.ArgumentParser | None = None
+        self._spawning = anyio.Lock()
         self.requests = 0
 
     def log(self, message: str) -> None:
@@ -127,6 +296,8 @@ class ResidentServer:
 
     def take_lock(self) -> bool:
         """Hold the server lock (one live server per key); ``False`` when another holds it."""
+        import fcntl
+
         fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -139,14 +310,45 @@ class ResidentServer:
         return True
 
     def stop(self) -> None:
-        """Stop: refuse new requests, finish those under way, close every session."""
+        """Stop: refuse new requests, finish those under way, close every worker."""
         self._stop.set()
+
+    def clear_socket_path(self) -> None:
+        """Make way for the socket: a dead socket of this user there is removed (the lock,
+        held, says no server owns it).
+
+        Raises:
+            SocketPathError: a directory, another kind of file or another user's socket
+                is there; it is left alone.
+        """
+        try:
+            st = os.lstat(self.socket_path)
+        except FileNotFoundError:
+            return
+        if stat.S_ISSOCK(st.st_mode) and st.st_uid == os.getuid():
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(self.socket_path)
+            return
+        what = (
+            "a directory"
+            if stat.S_ISDIR(st.st_mode)
+            else "another user's socket"
+            if stat.S_ISSOCK(st.st_mode)
+            else "a file that is not a socket"
+        )
+        raise SocketPathError(
+            f"cannot listen on {self.socket_path}: {what} is there; remove it "
+            "(the resident server does not start; calls are answered in-process)"
+        )
 
     async def run(self, *, spawn_lock_fd: int | None = None) -> None:
         """Listen and serve until stopped or idle. Releases ``spawn_lock_fd`` (the
-        starting client's lock) once listening."""
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(self.socket_path)  # a stale socket: the lock says no server owns it
+        starting client's lock) once listening.
+
+        Raises:
+            SocketPathError: see :meth:`clear_socket_path`.
+        """
+        self.clear_socket_path()
         old = os.umask(0o177)
         try:
             listener = await anyio.create_unix_listener(self.socket_path)
@@ -161,13 +363,15 @@ class ResidentServer:
             f"listening on {self.socket_path} (version {VERSION}, idle exit {self.idle_timeout:g}s)"
         )
         try:
-            async with anyio.create_task_group() as tables:
-                self._tg = tables
+            async with anyio.create_task_group() as workers:
+                self._tg = workers
                 async with anyio.create_task_group() as conns:
-                    conns.start_soon(self._accept, listener, conns)
+                    accepting = anyio.CancelScope()
+                    conns.start_soon(self._accept, listener, conns, accepting)
                     conns.start_soon(self._watch_idle)
                     conns.start_soon(self._watch_signals)
                     await self._stop.wait()
+                    accepting.cancel()
                     with anyio.CancelScope(shield=True):
                         await listener.aclose()
                         with contextlib.suppress(FileNotFoundError):
@@ -177,8 +381,14 @@ class ResidentServer:
                         self._drained = anyio.Event()
                         await self._drained.wait()
                     conns.cancel_scope.cancel()
-                for config in self._configs.values():
-                    config.table.close()
+                everyone = [*self._workers.values(), *self._retired]
+                for worker in everyone:
+                    await worker.retire()
+                with anyio.move_on_after(WORKER_GRACE):
+                    for worker in everyone:
+                        await worker.exited.wait()
+                for worker in everyone:
+                    worker.kill()
         finally:
             with anyio.CancelScope(shield=True):
                 await listener.aclose()
@@ -188,9 +398,13 @@ class ResidentServer:
 
     async def _watch_idle(self) -> None:
         while True:
-            busy = self._in_flight or any(c.table.in_flight for c in self._configs.values())
-            due = self._last + self.idle_timeout
             now = anyio.current_time()
+            self._retired = {w for w in self._retired if not w.exited.is_set()}
+            for worker in list(self._workers.values()):
+                if not worker.calls and now - worker.last_used >= WORKER_IDLE:
+                    await self._retire(worker)
+            busy = self._in_flight
+            due = self._last + self.idle_timeout
             if not busy and now >= due:
                 self.log(f"idle for {self.idle_timeout:g}s; exiting")
                 self.stop()
@@ -200,18 +414,23 @@ class ResidentServer:
     async def _watch_signals(self) -> None:
         with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
             async for signum in signals:
-                self.log(f"signal {signal.Signals(signum).name}; stopping")
-                self.stop()
-                return
+                if not self._stop.is_set():
+                    self.log(f"signal {signal.Signals(signum).name}; stopping")
+                    self.stop()
+                # (kept receiving: a second signal must not kill the calls under way)
 
     # ---------------------------------------------------------- connections
 
-    async def _accept(self, listener: Any, tg: anyio.abc.TaskGroup) -> None:
-        async with listener:
+    async def _accept(
+        self, listener: Any, tg: anyio.abc.TaskGroup, scope: anyio.CancelScope
+    ) -> None:
+        with scope:
             while True:
                 try:
                     stream = await listener.accept()
-                except (OSError, anyio.BrokenResourceError) as exc:
+                except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+                    return  # (the listener closed: stopping)
+                except OSError as exc:
                     self.log(f"accept failed ({exc}); backing off")
                     await anyio.sleep(0.1)
                     continue
@@ -230,6 +449,8 @@ class ResidentServer:
                 pass  # the client went away; nothing to answer
             except FrameError as exc:
                 self.log(f"bad request: {exc}")
+            except anyio.EndOfStream:
+                pass  # (connected and left without a word)
             finally:
                 self._in_flight -= 1
                 self._last = anyio.current_time()
@@ -238,7 +459,7 @@ class ResidentServer:
 
     async def _serve(self, stream: anyio.abc.SocketStream) -> None:
         with anyio.fail_after(REQUEST_TIMEOUT):
-            kind, header, body = await _read_frame(stream)
+            kind, header, body = await receive_frame(stream)
         if kind == b"T":
             await stream.send(pack(b"T", [json.dumps(self.status())]))
             return
@@ -267,23 +488,22 @@ class ResidentServer:
         self.requests += 1
         self._last = anyio.current_time()
         await stream.send(pack(b"A", [str(os.getpid())]))
+        gone = anyio.Event()
         async with anyio.create_task_group() as tg:
-            tg.start_soon(_heartbeat, stream)
-            code, out, err = await self._run(argv, cwd, env, body)
+            tg.start_soon(_heartbeat, stream, gone)
+            code, out, err = await self._run(argv, cwd, env, body, header[1:])
             tg.cancel_scope.cancel()
-        await stream.send(pack(b"R", [str(code), str(len(out))], out + err))
+        if not gone.is_set():
+            await stream.send(pack(b"R", [str(code), str(len(out))], out + err))
 
     async def _run(
-        self, argv: list[str], cwd: str, env: dict[str, str], stdin: bytes
+        self, argv: list[str], cwd: str, env: dict[str, str], stdin: bytes, fields: list[str]
     ) -> tuple[int, bytes, bytes]:
-        """One ``run``, as the client's process would have answered it."""
+        """One ``run``, as the client's process would have answered it: parsed here, run
+        in the worker of its project."""
         from .._cli import build_parser
-        from .._cli._run import RunIO, run_resident
 
-        out = io.BytesIO()
         err = io.StringIO()
-        # argparse prints usage errors itself; parsing never awaits, so no other
-        # request runs while stdout and stderr point at this one's buffers.
         if self._parser is None:
             self._parser = build_parser("run")  # (once: parsing does not change it)
         try:
@@ -294,56 +514,55 @@ class ResidentServer:
                 args = self._parser.parse_args(argv)
         except SystemExit as exc:
             code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
-            out.write(text_out.getvalue().encode("utf-8", "backslashreplace"))
-            return code, out.getvalue(), err.getvalue().encode("utf-8", "backslashreplace")
-        run_io = RunIO(stdin, cwd=cwd, environ=env, stdout=out, stderr=err, resident=True)
-        code = await run_resident(args, run_io, self)
-        return code, out.getvalue(), err.getvalue().encode("utf-8", "backslashreplace")
-
-    # ------------------------------------------------------ ResidentHost
-
-    def load(self, args: argparse.Namespace, project: str) -> tuple[LoadedConfig, list[str]]:
-        """Load the configuration afresh (trust checked against the store as it is now)."""
-        from .._cli._run import load_hooks
-
-        return load_hooks(args, project)
-
-    async def table(
-        self, args: argparse.Namespace, project: str, config: LoadedConfig
-    ) -> SessionTable:
-        """The session table of this configuration: the same while the loaded files
-        are the same, a new one (with a new registry) once they change."""
-        options = (
-            tuple(args.config),
-            args.format,
-            project,
-            bool(args.discover),
-            args.home,
-            bool(args.trust_project_hooks),
-            args.trust_store,
-            bool(getattr(args, "honor_hel_trust_file", False)),
-            bool(args.fail_closed),
+            return (
+                code,
+                text_out.getvalue().encode("utf-8", "backslashreplace"),
+                err.getvalue().encode("utf-8", "backslashreplace"),
+            )
+        project = _project_of(args, stdin, cwd, env)
+        worker = await self._worker(project)
+        answer = None if worker is None else await worker.call(fields, stdin)
+        if answer is not None:
+            return answer
+        # (the worker ended mid-call: the hooks may have run; the client must not run
+        # them again, so this is the answer, as a failure)
+        message = (
+            f"agent-hooks: the resident server's worker for {project} ended before "
+            "answering; no answer\n"
         )
-        fingerprint = tuple((f.path, f.sha256, f.status, f.trust) for f in config.files)
-        known = self._configs.get(options)
-        if known is not None and known.fingerprint == fingerprint:
-            return known.table
-        if known is not None:
-            self.log(f"configuration changed for {project}; reloaded")
-            known.table.close()  # (its sessions close once their requests are done)
-        if known is None and len(self._configs) >= MAX_CONFIGURATIONS:
-            idle = [
-                (c.table.last_used, k) for k, c in self._configs.items() if not c.table.in_flight
-            ]
-            if idle:
-                self._configs.pop(min(idle)[1]).table.close()
-        table = SessionTable(
-            config.registry(fail_closed=bool(args.fail_closed)), project_dir=project
-        )
-        assert self._tg is not None
-        await self._tg.start(table.run)
-        self._configs[options] = _Configuration(fingerprint, table)
-        return table
+        return (2 if args.fail_closed else 1), b"", message.encode("utf-8", "backslashreplace")
+
+    async def _worker(self, project: str) -> _Worker | None:
+        """The live worker of ``project``, started when there is none or when a module
+        file it loaded changed since."""
+        async with self._spawning:
+            worker = self._workers.get(project)
+            if worker is not None and (worker.dead or worker.changed()):
+                self.log(f"a module of {project} changed (or its worker ended); new worker")
+                await self._retire(worker)
+                worker = None
+            if worker is None:
+                while len(self._workers) >= MAX_WORKERS:
+                    idle = [w for w in self._workers.values() if not w.calls]
+                    if not idle:
+                        break
+                    await self._retire(min(idle, key=lambda w: w.last_used))
+                worker = _Worker(project, self.log)
+                assert self._tg is not None
+                try:
+                    await self._tg.start(worker.run)
+                except OSError as exc:
+                    self.log(f"cannot start a worker for {project}: {exc}")
+                    return None
+                self._workers[project] = worker
+            self._workers.move_to_end(project)
+            return worker
+
+    async def _retire(self, worker: _Worker) -> None:
+        if self._workers.get(worker.project) is worker:
+            del self._workers[worker.project]
+        self._retired.add(worker)
+        await worker.retire()
 
     def status(self) -> dict[str, object]:
         """What ``agent-hooks daemon status`` shows."""
@@ -353,10 +572,36 @@ class ResidentServer:
             "socket": self.socket_path,
             "uptime": round(time.time() - self._started, 3),
             "requests": self.requests,
-            "configurations": len(self._configs),
-            "sessions": sum(len(c.table) for c in self._configs.values()),
+            "in_flight": self._in_flight,
+            "workers": len(self._workers),
             "idle_timeout": self.idle_timeout,
         }
+
+
+def _project_of(args: argparse.Namespace, stdin: bytes, cwd: str, env: dict[str, str]) -> str:
+    """The project ``run`` will load for this call, read as ``run`` reads it (the worker
+    refuses a call for another project, so a misreading fails, never mixes)."""
+    named = args.project_dir or env.get("CLAUDE_PROJECT_DIR")
+    project = named
+    if not project:
+        from ..._wire._detect import decode_payload
+
+        try:
+            decoded = decode_payload(
+                stdin, dialect=getattr(args, "dialect", None), event=getattr(args, "event", None)
+            )
+            project = decoded.input.cwd
+        except Exception:  # (the worker reports a bad payload as run does)
+            project = None
+    try:
+        project = os.path.normpath(os.path.join(cwd, project or cwd))
+        if not named:
+            from ..._config._common import find_project_root
+
+            project = find_project_root(os.path.join(project, "_")) or project
+    except (TypeError, ValueError):
+        return cwd
+    return project
 
 
 def _request(fields: list[str]) -> tuple[list[str], str, dict[str, str]] | None:
@@ -372,37 +617,16 @@ def _request(fields: list[str]) -> tuple[list[str], str, dict[str, str]] | None:
     return argv, fields[1], dict(zip(rest[::2], rest[1::2], strict=True))
 
 
-async def _heartbeat(stream: anyio.abc.SocketStream) -> None:
+async def _heartbeat(stream: anyio.abc.SocketStream, gone: anyio.Event) -> None:
+    """Heartbeats until cancelled; sets ``gone`` (and stops) when the client left."""
     frame = pack(b"H", [])
     while True:
         await anyio.sleep(HEARTBEAT)
-        await stream.send(frame)
-
-
-async def _read_frame(
-    stream: anyio.abc.ByteReceiveStream,
-) -> tuple[bytes, list[str], bytes]:
-    buffered = bytearray()
-
-    async def exactly(n: int) -> bytes:
-        while len(buffered) < n:
-            chunk = await stream.receive()
-            buffered.extend(chunk)
-        data = bytes(buffered[:n])
-        del buffered[:n]
-        return data
-
-    try:
-        kind, head_len, body_len = HEAD.unpack(await exactly(HEAD.size))
-        if head_len > MAX_HEADER or body_len > MAX_BODY:
-            raise FrameError("request too large")
-        head = await exactly(head_len) if head_len else b""
-        body = await exactly(body_len) if body_len else b""
-    except anyio.EndOfStream:
-        raise FrameError("the connection closed mid-request") from None
-    parts = iter((head, body))
-    header, payload = parse(head_len, body_len, lambda n: next(parts))
-    return kind, header, payload
+        try:
+            await stream.send(frame)
+        except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
+            gone.set()
+            return
 
 
 def _same_user(stream: anyio.abc.SocketStream) -> bool:

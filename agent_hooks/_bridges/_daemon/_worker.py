@@ -1,0 +1,384 @@
+"""A project's worker: the process in which the resident server's calls for one project
+run (``python -m agent_hooks._bridges._daemon._worker FD``).
+
+The resident server (``_server``) answers no call itself: it hands each one to the
+worker of the call's project, a child process started on the project's first call.
+Everything a call can make run, Python hook modules included, runs in that worker, so
+nothing of one project (``sys.modules``, ``sys.path``, module globals, the
+environment) ever reaches another project's hooks: a module name resolves only
+inside the process of the one project it was imported for, and a worker refuses a
+call for any other project (:meth:`WorkerHost.load`).
+
+Frames (``_protocol.pack``) on the socket ``FD``: the server sends ``Q`` (header the
+call's number, the project, the working directory, the number of arguments, the
+arguments, then the environment as name, value, ...; body the payload); the worker
+answers ``R`` (header the call's number, the exit status, the byte length of the
+body's stdout part, then, for every module file it loaded since its last answer that
+is not part of the installed interpreter or of this package, the path and its stat
+signature; body stdout then stderr). End of file from the server: finish the calls
+under way, close every session (draining background work), exit.
+
+Calls run concurrently while they carry the same environment and working directory;
+a call with others waits until the calls under way are done, then the worker's
+``os.environ`` becomes that call's environment (exactly what an in-process ``run`` of
+that client would see) and its working directory the call's. Background work a call
+left running (``async`` hooks) sees the environment of the calls that run after it in
+the same project.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import contextlib
+import io
+import os
+import signal
+import socket
+import sys
+from typing import TYPE_CHECKING, Any
+
+import anyio
+import anyio.abc
+
+from ._protocol import HEAD, MAX_BODY, MAX_HEADER, FrameError, pack, parse
+
+if TYPE_CHECKING:
+    from ..._config._snapshot import LoadedConfig
+    from .._sessions import SessionTable
+
+__all__ = ["WorkerHost", "module_signature", "receive_frame", "worker_request"]
+
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+"""This package's directory (its modules change only with its version)."""
+
+MAX_CONFIGURATIONS = 32
+"""Configurations (registries with their sessions) a worker keeps at once; past it the
+least recently used idle one is closed (it is loaded again when called again)."""
+
+
+async def receive_frame(stream: anyio.abc.ByteReceiveStream) -> tuple[bytes, list[str], bytes]:
+    """One frame from ``stream``.
+
+    Raises:
+        FrameError: cut short (the peer closed mid-frame) or too large.
+        anyio.EndOfStream: the peer closed between frames.
+    """
+    buffered = bytearray()
+
+    async def exactly(n: int) -> bytes:
+        while len(buffered) < n:
+            try:
+                chunk = await stream.receive()
+            except anyio.EndOfStream:
+                if buffered or n == 0:
+                    raise FrameError("the connection closed mid-frame") from None
+                raise
+            buffered.extend(chunk)
+        data = bytes(buffered[:n])
+        del buffered[:n]
+        return data
+
+    kind, head_len, body_len = HEAD.unpack(await exactly(HEAD.size))
+    if head_len > MAX_HEADER or body_len > MAX_BODY:
+        raise FrameError("frame too large")
+    try:
+        head = await exactly(head_len) if head_len else b""
+        body = await exactly(body_len) if body_len else b""
+    except anyio.EndOfStream:
+        raise FrameError("the connection closed mid-frame") from None
+    parts = iter((head, body))
+    header, payload = parse(head_len, body_len, lambda n: next(parts))
+    return kind, header, payload
+
+
+def worker_request(fields: list[str]) -> tuple[list[str], str, dict[str, str]] | None:
+    """``(argv, cwd, env)`` of request fields ``cwd, count, *argv, *env``; ``None``
+    when malformed."""
+    try:
+        count = int(fields[1])
+    except (IndexError, ValueError):
+        return None
+    argv = fields[2 : 2 + count]
+    rest = fields[2 + count :]
+    if count < 0 or len(argv) != count or len(rest) % 2:
+        return None
+    return argv, fields[0], dict(zip(rest[::2], rest[1::2], strict=True))
+
+
+def module_signature(path: str) -> str | None:
+    """What tells an edited module file from the one loaded: device, inode, size,
+    modification and change times; ``None`` when it cannot be read."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return f"{st.st_dev}:{st.st_ino}:{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}"
+
+
+class _Gate:
+    """Admits calls whose context (environment, working directory) is the one in
+    force; another context waits until the calls under way are done (first come,
+    first admitted), then becomes the one in force."""
+
+    def __init__(self) -> None:
+        self._context: tuple[Any, ...] | None = None
+        self._active = 0
+        self._queue: collections.deque[tuple[tuple[Any, ...], anyio.Event]] = collections.deque()
+
+    async def enter(self, context: tuple[Any, ...]) -> None:
+        if not self._queue and (self._active == 0 or self._context == context):
+            self._admit(context)
+            return
+        admitted = anyio.Event()
+        entry = (context, admitted)
+        self._queue.append(entry)
+        try:
+            await admitted.wait()
+        except BaseException:
+            if entry in self._queue:
+                self._queue.remove(entry)
+            else:
+                self.leave()
+            raise
+
+    def leave(self) -> None:
+        self._active -= 1
+        if self._active or not self._queue:
+            return
+        context = self._queue[0][0]
+        self._install(context)
+        waiting = list(self._queue)
+        self._queue.clear()
+        for entry in waiting:
+            if entry[0] == context:
+                self._active += 1
+                entry[1].set()
+            else:
+                self._queue.append(entry)
+
+    def _admit(self, context: tuple[Any, ...]) -> None:
+        if self._context != context:
+            self._install(context)
+        self._active += 1
+
+    def _install(self, context: tuple[Any, ...]) -> None:
+        cwd, env = context
+        self._context = context
+        os.environ.clear()
+        os.environ.update(dict(env))
+        with contextlib.suppress(OSError):
+            os.chdir(cwd)
+
+
+class _Configuration:
+    """One configuration's registry and sessions, and what it was loaded from."""
+
+    def __init__(self, fingerprint: tuple[Any, ...], table: SessionTable) -> None:
+        self.fingerprint = fingerprint
+        self.table = table
+
+
+class WorkerHost:
+    """The calls of one project, answered as an in-process ``run`` answers them, with
+    the configuration's long-lived sessions (the ``ResidentHost`` of ``run``).
+
+    Args:
+        log: where to write one line per notable event.
+    """
+
+    def __init__(self, log: Any) -> None:
+        self.project: str | None = None
+        self._log_stream = log
+        self._configs: dict[tuple[Any, ...], _Configuration] = {}
+        self._tg: anyio.abc.TaskGroup | None = None
+        self._parser: argparse.ArgumentParser | None = None
+        self._gate = _Gate()
+        self._seen: set[str] = set()
+        self._skip: tuple[str, ...] = ()
+
+    def log(self, message: str) -> None:
+        """One line in the server's log."""
+        print(f"agent-hooks worker[{os.getpid()}]: {message}", file=self._log_stream)
+        with contextlib.suppress(Exception):
+            self._log_stream.flush()
+
+    async def serve(self, stream: anyio.abc.ByteStream) -> None:
+        """Answer the server's calls on ``stream`` until it closes; then close every
+        session and return."""
+        from ..._handlers._pyref import installation_dirs
+        from .._cli import build_parser
+
+        self._parser = build_parser("run")
+        self._skip = tuple(os.path.join(d, "") for d in {*installation_dirs(), _PACKAGE})
+        self.new_modules()  # (what is loaded now is the interpreter's and this package's)
+        lock = anyio.Lock()
+
+        async def send(frame: bytes) -> None:
+            async with lock:
+                with contextlib.suppress(anyio.BrokenResourceError, anyio.ClosedResourceError):
+                    await stream.send(frame)
+
+        async with anyio.create_task_group() as tables:
+            self._tg = tables
+            async with anyio.create_task_group() as calls:
+                while True:
+                    try:
+                        kind, header, body = await receive_frame(stream)
+                    except (anyio.EndOfStream, FrameError, OSError):
+                        break
+                    except (anyio.BrokenResourceError, anyio.ClosedResourceError):
+                        break
+                    if kind == b"Q" and header:
+                        calls.start_soon(self._call, header, body, send)
+            for config in self._configs.values():
+                config.table.close()
+
+    async def _call(self, header: list[str], body: bytes, send: Any) -> None:
+        number = header[0]
+        request = worker_request(header[2:]) if len(header) > 1 else None
+        if request is None:
+            code, out, err = 1, b"", b"agent-hooks: internal error: malformed worker request\n"
+        else:
+            if self.project is None:
+                self.project = header[1]
+            argv, cwd, env = request
+            await self._gate.enter((cwd, tuple(sorted(env.items()))))
+            try:
+                code, out, err = await self._run(argv, cwd, env, body)
+            finally:
+                self._gate.leave()
+        await send(pack(b"R", [number, str(code), str(len(out)), *self.new_modules()], out + err))
+
+    def new_modules(self) -> list[str]:
+        """Path and signature of every module file loaded since the last call that is
+        not the interpreter's or this package's (what an edit must reload)."""
+        fields: list[str] = []
+        for module in list(sys.modules.values()):
+            try:
+                path = vars(module).get("__file__")
+            except TypeError:
+                continue
+            if not isinstance(path, str) or path in self._seen:
+                continue
+            self._seen.add(path)
+            real = os.path.realpath(path)
+            if real.startswith(self._skip) or path.startswith(self._skip):
+                continue
+            signature = module_signature(path)
+            if signature is not None:
+                fields += (path, signature)
+        return fields
+
+    async def _run(
+        self, argv: list[str], cwd: str, env: dict[str, str], stdin: bytes
+    ) -> tuple[int, bytes, bytes]:
+        """One ``run``, as the client's process would have answered it."""
+        from .._cli._run import RunIO, run_resident
+
+        out = io.BytesIO()
+        err = io.StringIO()
+        assert self._parser is not None
+        # argparse prints usage errors itself; parsing never awaits, so no other
+        # request runs while stdout and stderr point at this one's buffers.
+        try:
+            with (
+                contextlib.redirect_stdout(io.StringIO()) as text_out,
+                contextlib.redirect_stderr(err),
+            ):
+                args = self._parser.parse_args(argv)
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+            out.write(text_out.getvalue().encode("utf-8", "backslashreplace"))
+            return code, out.getvalue(), err.getvalue().encode("utf-8", "backslashreplace")
+        run_io = RunIO(stdin, cwd=cwd, environ=env, stdout=out, stderr=err, resident=True)
+        code = await run_resident(args, run_io, self)
+        return code, out.getvalue(), err.getvalue().encode("utf-8", "backslashreplace")
+
+    # ------------------------------------------------------ ResidentHost
+
+    def load(self, args: argparse.Namespace, project: str) -> tuple[LoadedConfig, list[str]]:
+        """Load the configuration afresh (trust checked against the store as it is
+        now).
+
+        Raises:
+            ValueError: ``project`` is not this worker's project (the server routed the
+                call by another reading of it); nothing of it is loaded here.
+        """
+        from .._cli._run import load_hooks
+
+        if project != self.project:
+            raise ValueError(
+                f"the resident server routed a call for {project!r} to the worker of "
+                f"{self.project!r}; not loaded (run with --no-daemon)"
+            )
+        return load_hooks(args, project)
+
+    async def table(
+        self, args: argparse.Namespace, project: str, config: LoadedConfig
+    ) -> SessionTable:
+        """The session table of this configuration: the same while the loaded files
+        are the same, a new one (with a new registry) once they change."""
+        from .._sessions import SessionTable
+
+        options = (
+            tuple(args.config),
+            args.format,
+            project,
+            bool(args.discover),
+            args.home,
+            bool(args.trust_project_hooks),
+            args.trust_store,
+            bool(getattr(args, "honor_hel_trust_file", False)),
+            bool(args.fail_closed),
+        )
+        fingerprint = tuple((f.path, f.sha256, f.status, f.trust) for f in config.files)
+        known = self._configs.get(options)
+        if known is not None and known.fingerprint == fingerprint:
+            return known.table
+        if known is not None:
+            self.log(f"configuration changed for {project}; reloaded")
+            known.table.close()  # (its sessions close once their requests are done)
+        if known is None and len(self._configs) >= MAX_CONFIGURATIONS:
+            idle = [
+                (c.table.last_used, k) for k, c in self._configs.items() if not c.table.in_flight
+            ]
+            if idle:
+                self._configs.pop(min(idle)[1]).table.close()
+        table = SessionTable(
+            config.registry(fail_closed=bool(args.fail_closed)), project_dir=project
+        )
+        assert self._tg is not None
+        await self._tg.start(table.run)
+        self._configs[options] = _Configuration(fingerprint, table)
+        return table
+
+
+async def _main(fd: int) -> None:
+    sock = socket.socket(fileno=fd)
+    stream = await anyio.abc.UNIXSocketStream.from_socket(sock)
+    async with stream:
+        await WorkerHost(sys.stderr).serve(stream)
+
+
+def main(argv: list[str]) -> int:
+    """The worker process: serve the socket ``argv[0]`` (a descriptor) until it closes."""
+    # The server owns this process's life (it closes the socket to stop it): a signal
+    # sent to the whole process group must not cut the calls under way.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    os.dup2(2, 1)  # (what hook code prints goes to the server's log, never to the socket)
+    try:
+        fd = int(argv[0])
+    except (IndexError, ValueError):
+        print("agent-hooks worker: usage: _worker FD", file=sys.stderr)
+        return 2
+    from .._cli._run import quiet_diagnostics_log
+
+    with quiet_diagnostics_log():
+        anyio.run(_main, fd)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -44,7 +44,7 @@ import os
 import shlex
 import shutil
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -65,10 +65,11 @@ from ._jsonedit import (
     replace_item,
 )
 from ._run import add_load_options, load_hooks, quiet_diagnostics_log
-from ._safewrite import UnsafeTarget, locked, real_target, remove_file, write_atomic
+from ._safewrite import Lock, UnsafeTarget, locked, real_target, remove_file, write_atomic
 
 __all__ = [
     "HARNESSES",
+    "Edited",
     "Harness",
     "find_entries",
     "install_files",
@@ -167,6 +168,8 @@ _QODER_EVENTS = (
 )
 
 
+_FAILS_OPEN = "a missing or crashing agent-hooks lets the action go ahead (fail open)"
+
 _GUARD_EVENTS = frozenset({"PreToolUse", "PermissionRequest", "UserPromptSubmit"})
 """Canonical events whose answer can stop an action: where a broken command must block."""
 
@@ -250,7 +253,7 @@ class Harness:
     """The keys of the harness's own switch that makes it block when the command cannot
     run, crashes or times out (Claude Code ``onFailure: block``, Cursor ``failClosed``),
     written on the entries of guard events. Empty: the harness has none."""
-    fails_open: str = "a missing or crashing agent-hooks lets the action go ahead (fail open)"
+    fails_open: str = _FAILS_OPEN
     """What a broken command does where ``fail_closed`` is empty (or a caveat where it is
     not), as install and doctor say it."""
     comments: bool = False
@@ -357,8 +360,9 @@ HARNESSES: Mapping[str, Harness] = {
             commands=_flat_command("bash"),
             head={"version": 1},
             names_event=True,
-            fails_open="Copilot CLI has no switch: its preToolUse blocks on its own when "
-            "agent-hooks is missing or crashes, but a timeout, and every other event, goes ahead",
+            fails_open="its preToolUse blocks on its own when agent-hooks is missing or "
+            "crashes, but on a timeout, and on every other event, the action goes ahead "
+            "(fail open)",
             also_runs=("claude",),
         ),
         Harness(
@@ -609,6 +613,20 @@ def _kind(node: Node) -> str:
     return "null" if node.value is None else f"a {type(node.value).__name__} ({node.value!r})"
 
 
+@attrs.frozen
+class Edited:
+    """What :func:`install_text` or :func:`uninstall_text` made of a file."""
+
+    text: str
+    """The new text."""
+    count: int
+    """How many event lists changed (install) or entries went (uninstall)."""
+    hooks_added: bool = False
+    """Install added the ``hooks`` key itself."""
+    events_added: tuple[str, ...] = ()
+    """The event keys install added to ``hooks``."""
+
+
 def install_text(
     text: str,
     harness: Harness,
@@ -616,11 +634,11 @@ def install_text(
     program: str | None = None,
     *,
     where: str = "the file",
-) -> tuple[str, int]:
+) -> Edited:
     """``text`` (the harness's file) with one entry of ``wanted`` (native event -> the
     entry) in each event's list: an entry install wrote before for the harness is
     replaced in place (others of ours in that list removed), else the entry is appended;
-    nothing else changes, byte for byte. Returns the text and how many lists changed.
+    nothing else changes, byte for byte. ``count``: how many lists changed.
 
     Raises:
         JsonShapeError: the text is not JSON, or ``hooks`` or an event's value there is
@@ -632,8 +650,9 @@ def install_text(
     if hooks is None:
         new = {native: [entry] for native, entry in wanted.items()}
         if not new:
-            return text, 0
-        return apply(text, [insert_items(text, root, [("hooks", new)], layout)]), len(new)
+            return Edited(text, 0)
+        edit = insert_items(text, root, [("hooks", new)], layout)
+        return Edited(apply(text, [edit]), len(new), hooks_added=True, events_added=tuple(new))
     edits: list[Edit] = []
     appended: list[tuple[str | None, Any]] = []
     changed = 0
@@ -659,15 +678,23 @@ def install_text(
         edits += remove_items(text, member.value, ours[1:])
     if appended:
         edits.append(insert_items(text, hooks.value, appended, layout))
-    return apply(text, edits), changed
+    added = tuple(str(k) for k, _ in appended)
+    return Edited(apply(text, edits), changed, events_added=added)
 
 
 def uninstall_text(
-    text: str, harness: Harness, program: str | None = None, *, where: str = "the file"
-) -> tuple[str, int]:
-    """``text`` without the entries install writes for ``harness``; an event list and a
-    ``hooks`` object left empty by that are removed (so a file install changed only by
-    its own entries comes back byte for byte). Returns the text and how many went.
+    text: str,
+    harness: Harness,
+    program: str | None = None,
+    *,
+    where: str = "the file",
+    hooks_added: bool = False,
+    events_added: Iterable[str] = (),
+) -> Edited:
+    """``text`` without the entries install writes for ``harness``. An event list left
+    empty is removed when install added it (``events_added``), else left empty; so is
+    ``hooks`` (``hooks_added``): a file install changed only by its own entries comes
+    back byte for byte. ``count``: how many entries went.
 
     Raises:
         JsonShapeError: the text is not JSON, or ``hooks`` is not an object.
@@ -675,9 +702,10 @@ def uninstall_text(
     root = _root(text, harness, where)
     hooks = _object_member(root, "hooks", where, "hooks")
     if hooks is None:
-        return text, 0
+        return Edited(text, 0)
+    added = set(events_added)
     edits: list[Edit] = []
-    emptied: list[int] = []
+    gone: list[int] = []
     removed = 0
     for index, member in enumerate(hooks.value.members):
         if member.value.kind != "array":
@@ -685,15 +713,15 @@ def uninstall_text(
         items = member.value.items
         ours = [i for i, item in enumerate(items) if _entry_is_ours(item.value, harness, program)]
         removed += len(ours)
-        if ours and len(ours) == len(items):
-            emptied.append(index)
+        if ours and len(ours) == len(items) and member.key in added:
+            gone.append(index)
         else:
             edits += remove_items(text, member.value, ours)
-    if emptied and len(emptied) == len(hooks.value.members):
+    if hooks_added and len(gone) == len(hooks.value.members) and not edits:
         index = root.members.index(hooks)
-        return apply(text, remove_items(text, root, [index])), removed
-    edits += remove_items(text, hooks.value, emptied)
-    return apply(text, edits), removed
+        return Edited(apply(text, remove_items(text, root, [index])), removed)
+    edits += remove_items(text, hooks.value, gone)
+    return Edited(apply(text, edits), removed)
 
 
 def skeleton(harness: Harness, layout: Layout) -> str:
@@ -952,8 +980,10 @@ def _install(args: argparse.Namespace) -> int:
         _say(f"cannot write {target}: {exc.strerror or exc}; nothing written")
         return 1
     if guarded:
-        if not harness.fail_closed or args.fail_open:
-            _say(f"{harness.name}: {harness.fails_open or 'a broken command fails open'}")
+        if not harness.fail_closed:
+            _say(f"{harness.name} has no fail-closed switch: {harness.fails_open}")
+        elif args.fail_open:
+            _say(f"{harness.name}, --fail-open: {_FAILS_OPEN}")
         elif harness.fails_open:
             _say(f"{harness.name}: {harness.fails_open}")
     if skipped:
@@ -961,35 +991,45 @@ def _install(args: argparse.Namespace) -> int:
     return 0
 
 
+def _note(lock: Lock) -> dict[str, Any]:
+    """What install noted in the lock file (``created``: it created the file; ``empty``:
+    the bytes of the blank file it found; ``hooks``: it added the ``hooks`` key;
+    ``events``: the event keys it added)."""
+    try:
+        note = json.loads(lock.note) if lock.note.strip() else {}
+    except ValueError:
+        return {}
+    return note if isinstance(note, dict) else {}
+
+
 def _install_json(
     harness: Harness, target: Path, wanted: Mapping[str, Mapping[str, Any]], args: Any
 ) -> int:
     inside = Path(args.project_dir or ".") if args.scope == "project" else None
     real = real_target(target, inside=inside)
-    if args.dry_run:
+    with contextlib.ExitStack() as stack:
+        lock = None if args.dry_run else stack.enter_context(locked(real))
         raw = _read_bytes(real)
         bom, text = _decode(raw, real) if raw is not None else (b"", "")
-        if not text.strip(" \t\r\n"):
-            text = skeleton(harness, layout_of(text))
-        new, changed = install_text(text, harness, wanted, args.program, where=str(target))
-        sys.stdout.write(new)
-        return changed
-    with locked(real) as lock:
-        raw = _read_bytes(real)
-        bom, text = _decode(raw, real) if raw is not None else (b"", "")
-        note = lock.note
+        note = _note(lock) if lock is not None else {}
         if raw is None:
-            note = "created\n"
+            note = {"created": True}
         elif not text.strip(" \t\r\n"):
-            note = "empty " + raw.hex() + "\n"
-        if note != lock.note or not text.strip(" \t\r\n"):
+            note = {"empty": raw.hex()}
+        if raw is None or not text.strip(" \t\r\n"):
             text = skeleton(harness, layout_of(text))
-        new, changed = install_text(text, harness, wanted, args.program, where=str(target))
-        if raw is None or new.encode() != raw[len(bom) :]:
-            write_atomic(real, bom + new.encode())
-        if note != lock.note:
-            lock.set_note(note)
-    return changed
+        edited = install_text(text, harness, wanted, args.program, where=str(target))
+        if lock is None:
+            sys.stdout.write(edited.text)
+            return edited.count
+        if edited.hooks_added:
+            note["hooks"] = True
+        if edited.events_added:
+            note["events"] = sorted({*note.get("events", ()), *edited.events_added})
+        if raw is None or edited.text.encode() != raw[len(bom) :]:
+            write_atomic(real, bom + edited.text.encode())
+        lock.set_note(json.dumps(note) if note else "")
+    return edited.count
 
 
 def _uninstall(args: argparse.Namespace) -> int:
@@ -1033,19 +1073,31 @@ def _uninstall_json(harness: Harness, target: Path, args: Any) -> int | None:
         bom, text = _decode(raw, real)
         if not text.strip(" \t\r\n"):
             return None
-        new, removed = uninstall_text(text, harness, args.program, where=str(target))
-        if args.dry_run:
-            sys.stdout.write(new)
-            return removed
-        assert lock is not None
-        if not removed:
+        note = _note(lock) if lock is not None else {}
+        events = note.get("events", [])
+        edited = uninstall_text(
+            text,
+            harness,
+            args.program,
+            where=str(target),
+            hooks_added=note.get("hooks") is True,
+            events_added=[e for e in events if isinstance(e, str)] if isinstance(events, list) else [],
+        )
+        if lock is None:
+            sys.stdout.write(edited.text)
+            return edited.count
+        if not edited.count:
             return 0
-        if new == skeleton(harness, layout_of(text)) and lock.note.startswith("created"):
+        bare = edited.text == skeleton(harness, layout_of(text))
+        empty = note.get("empty")
+        if bare and note.get("created") is True:
             remove_file(real)
-            lock.set_note("")
-        elif new == skeleton(harness, layout_of(text)) and lock.note.startswith("empty "):
-            write_atomic(real, bytes.fromhex(lock.note.split()[1]))
-            lock.set_note("")
+        elif bare and isinstance(empty, str):
+            try:
+                write_atomic(real, bytes.fromhex(empty))
+            except ValueError:
+                write_atomic(real, bom + edited.text.encode())
         else:
-            write_atomic(real, bom + new.encode())
-    return removed
+            write_atomic(real, bom + edited.text.encode())
+        lock.set_note("")
+    return edited.count

@@ -1,0 +1,129 @@
+"""``agent-hooks install`` writes a command that runs: an absolute one in user files
+(the harness's PATH does not matter), a portable one with paths relative to the project
+in project files (and says when it will not resolve here), the harness's own
+fail-closed switch on guard events, ``--trust-project-hooks`` carried into the command,
+and a warning (and ``--one-entry``) where one harness runs another's file too."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import subprocess
+from pathlib import Path
+
+from install_helpers import ah, env_for, graph, grouped_commands, ours
+
+
+def test_a_user_file_gets_a_command_that_runs_without_path(tmp_path: Path) -> None:
+    project = tmp_path / "proj"
+    (project / ".git").mkdir(parents=True)
+    hooks = graph(tmp_path / "graph" / "guard.json")
+    proc = ah(tmp_path, "install", "--harness", "claude", "--scope", "user", "--config", str(hooks))
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads((tmp_path / "home" / ".claude" / "settings.json").read_text())
+    (command,) = ours(grouped_commands(doc, "PreToolUse"), "claude")
+    assert os.path.isabs(shlex.split(command)[0])
+    # the harness runs it through a shell whose PATH has no agent-hooks: it still guards
+    payload = {
+        "hook_event_name": "PreToolUse",
+        "session_id": "s",
+        "cwd": str(project),
+        "tool_name": "Bash",
+        "tool_input": {"command": "rm -rf /"},
+    }
+    run = subprocess.run(
+        ["/bin/sh", "-c", command],
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        env={**env_for(tmp_path), "PATH": "/usr/bin:/bin"},
+        cwd=project,
+        timeout=60,
+        check=False,
+    )
+    assert run.returncode != 127, run.stderr
+    assert run.returncode == 2 or '"deny"' in run.stdout or '"block"' in run.stdout, (
+        run.returncode,
+        run.stdout,
+        run.stderr,
+    )
+
+
+def test_a_project_file_gets_a_portable_command_and_says_when_it_will_not_resolve(
+    tmp_path: Path,
+) -> None:
+    project = tmp_path / "proj"
+    hooks = graph(project / "hooks" / "guard.json")
+    args = ["install", "--harness", "claude", "--project-dir", str(project)]
+    proc = ah(tmp_path, *args, "--config", str(hooks), PATH="/usr/bin:/bin")
+    assert proc.returncode == 0, proc.stderr
+    assert "not found on this machine's PATH" in proc.stderr
+    doc = json.loads((project / ".claude" / "settings.json").read_text())
+    (command,) = ours(grouped_commands(doc, "PreToolUse"), "claude")
+    words = shlex.split(command)
+    assert words[0] == "agent-hooks"
+    # relative to the project root, which the hook's environment names
+    assert words[words.index("--config") + 1] == "${CLAUDE_PROJECT_DIR:-.}/hooks/guard.json"
+    assert str(tmp_path) not in command
+
+
+def test_trust_at_install_is_trust_at_run_time(tmp_path: Path) -> None:
+    project = tmp_path / "proj"
+    hooks = graph(project / "guard.json")
+    proc = ah(
+        tmp_path,
+        "install",
+        "--harness",
+        "cursor",
+        "--project-dir",
+        str(project),
+        "--config",
+        str(hooks),
+        "--trust-project-hooks",
+    )
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads((project / ".cursor" / "hooks.json").read_text())
+    (entry,) = doc["hooks"]["preToolUse"]
+    assert "--trust-project-hooks" in shlex.split(entry["command"])
+
+
+def test_the_harness_s_fail_closed_switch_goes_on_guard_events(tmp_path: Path) -> None:
+    project = tmp_path / "proj"
+    hooks = graph(project / "guard.json")
+    base = ["install", "--project-dir", str(project), "--config", str(hooks)]
+    assert ah(tmp_path, *base, "--harness", "claude").returncode == 0
+    doc = json.loads((project / ".claude" / "settings.json").read_text())
+    (pre,) = doc["hooks"]["PreToolUse"]
+    assert pre["hooks"][0]["onFailure"] == "block"
+    (stop,) = doc["hooks"]["Stop"]
+    assert "onFailure" not in stop["hooks"][0]  # Claude Code ignores it there
+
+    assert ah(tmp_path, *base, "--harness", "cursor").returncode == 0
+    doc = json.loads((project / ".cursor" / "hooks.json").read_text())
+    assert doc["hooks"]["preToolUse"][0]["failClosed"] is True
+    assert "failClosed" not in doc["hooks"]["stop"][0]
+
+    proc = ah(tmp_path, *base, "--harness", "gemini")
+    assert proc.returncode == 0
+    assert "fail open" in proc.stderr  # no switch there: said plainly
+
+    proc = ah(tmp_path, *base, "--harness", "claude", "--fail-open")
+    doc = json.loads((project / ".claude" / "settings.json").read_text())
+    (pre,) = doc["hooks"]["PreToolUse"]
+    assert "onFailure" not in pre["hooks"][0] and "fail open" in proc.stderr
+
+
+def test_a_harness_that_runs_claude_s_file_is_warned_and_one_entry_writes_nothing(
+    tmp_path: Path,
+) -> None:
+    project = tmp_path / "proj"
+    hooks = graph(project / "guard.json")
+    base = ["install", "--project-dir", str(project), "--config", str(hooks)]
+    assert ah(tmp_path, *base, "--harness", "claude").returncode == 0
+    proc = ah(tmp_path, *base, "--harness", "copilot", "--one-entry")
+    assert proc.returncode == 0, proc.stderr
+    assert "twice" in proc.stderr
+    assert not (project / ".github" / "hooks" / "agent-hooks.json").exists()
+    proc = ah(tmp_path, *base, "--harness", "copilot")
+    assert proc.returncode == 0 and "twice" in proc.stderr and "--one-entry" in proc.stderr

@@ -5,9 +5,29 @@ and environment, the payload) to the resident server of this user and loading
 environment, and prints its answer: the bytes an in-process ``run`` would print, with
 its exit status. Without a server it starts one in the background (detached, its own
 session, its output in a log file) and answers this call in-process, so a first call
-costs what ``run`` always cost. A server that dies or stops answering mid-request (no
-heartbeat for :data:`SILENCE` seconds) is left behind and the call is answered
-in-process, with a ``resident_server`` warning on stderr.
+costs what ``run`` always cost.
+
+Before it sends anything the client checks who would answer: the socket directory is
+opened without following a symlink and must be a directory of this user that group
+and others cannot reach (every later step goes through that open directory, so a
+directory swapped afterwards is not followed); the socket must be this user's; and
+the process listening on it must run as this user (``SO_PEERCRED``, or
+``LOCAL_PEERCRED`` on macOS and FreeBSD). Anything else, and a platform where the
+listener cannot be asked, answers the call in-process with a ``resident_server``
+warning on stderr that says what was found; nothing is sent and no server is started.
+A dead socket of this user is removed and a server started; a directory or another
+kind of file at the socket path is reported on every call.
+
+A server that dies or stops answering after it took the request (no heartbeat for
+:data:`SILENCE` seconds) is left behind and the call is answered in-process, so the
+guard still answers (a deny is still a deny), with a warning that names the event and
+says its hooks may have run twice.
+
+The server is started isolated (``python -I``: neither the caller's working directory
+nor ``PYTHONPATH`` is on its module path) in its socket directory, and imports this
+very ``agent_hooks`` package (the one the client was loaded from; it refuses to start
+if another would load), so no project's ``agent_hooks`` or ``tomllib.py`` runs inside
+the shared server.
 
 ``--no-daemon``, ``AGENT_HOOKS_NO_DAEMON=1``, ``--help``, a platform without Unix
 sockets and a socket directory that is not private keep ``run`` in-process.
@@ -15,8 +35,10 @@ sockets and a socket directory that is not private keep ``run`` in-process.
 
 from __future__ import annotations
 
+import errno
 import os
 import socket
+import stat
 import sys
 
 from ..._base._version import VERSION
@@ -37,7 +59,7 @@ TYPE_CHECKING = False  # (not typing's: this module must not import typing)
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
-__all__ = ["SILENCE", "client_main", "start_server"]
+__all__ = ["SILENCE", "client_main", "peer_uid", "start_server"]
 
 ACCEPT_WAIT = 5.0
 """Seconds to wait for a live server to take a request (``A``)."""
@@ -45,9 +67,120 @@ SILENCE = 10.0
 """Seconds without a frame (heartbeats come every half second) after which a server
 that took a request counts as hung."""
 
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+"""The ``agent_hooks`` package directory this client was loaded from: the one the server
+it starts must load."""
+
+# The server's first code: run isolated (``-I``), so neither the caller's directory nor
+# PYTHONPATH is on sys.path; it moves to its socket directory, finds agent_hooks as the
+# interpreter would and, when that is not the client's package (found through
+# PYTHONPATH or a user site, say), puts the client's package first; it refuses to
+# start on any other agent_hooks.
+_BOOTSTRAP = """\
+import os, sys
+os.chdir(sys.argv[1])
+want = os.path.realpath(sys.argv[2])
+import importlib.util
+spec = importlib.util.find_spec("agent_hooks")
+if not (spec and spec.origin and os.path.dirname(os.path.realpath(spec.origin)) == want):
+    sys.path.insert(0, os.path.dirname(want))
+import agent_hooks
+found = os.path.dirname(os.path.realpath(agent_hooks.__file__))
+if found != want:
+    sys.exit(f"agent-hooks daemon: agent_hooks loads from {found}, not {want}; not starting")
+from agent_hooks.__main__ import main
+sys.argv = ["agent-hooks", *sys.argv[3:]]
+sys.exit(main(sys.argv[1:]))
+"""
+
 
 class _Gone(Exception):
     """The server died or hung after taking the request."""
+
+
+class _Refused(Exception):
+    """What is at the socket, or the directory it is in, is not this user's own: nothing
+    was sent and no server is started."""
+
+
+class _Place:
+    """The socket directory, opened (without following a symlink) and checked; the
+    socket, the locks and the server's address are reached through the open directory,
+    so a directory renamed or swapped after the check is not followed."""
+
+    def __init__(self, directory: str, key: str) -> None:
+        """Raises:
+        _Refused: a symlink, not a directory, another owner, group or other access."""
+        self.directory = directory
+        self.key = key
+        self.sock_name, self.lock_name, self.spawn_name = (
+            os.path.basename(p) for p in server_paths(directory, key)
+        )
+        self.sock_path = os.path.join(directory, self.sock_name)
+        flags = os.O_RDONLY | os.O_CLOEXEC
+        flags |= getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0)
+        try:
+            self.fd = os.open(directory, flags)
+        except OSError as exc:
+            if exc.errno in (errno.ELOOP, errno.ENOTDIR):
+                raise _Refused(
+                    f"the socket directory {directory} is a symbolic link or not a "
+                    "directory; answered in-process"
+                ) from None
+            raise _Refused(
+                f"the socket directory {directory} cannot be opened ({exc.strerror}); "
+                "answered in-process"
+            ) from None
+        try:
+            st = os.fstat(self.fd)
+            problem = None
+            if not stat.S_ISDIR(st.st_mode):
+                problem = "is not a directory"
+            elif st.st_uid != os.geteuid():
+                problem = f"belongs to uid {st.st_uid}, not to this user (uid {os.geteuid()})"
+            elif st.st_mode & 0o077:
+                problem = f"can be reached by group or others (mode {stat.S_IMODE(st.st_mode):04o})"
+            if problem is not None:
+                raise _Refused(f"the socket directory {directory} {problem}; answered in-process")
+        except BaseException:
+            os.close(self.fd)
+            raise
+        # (Linux: connect through the open directory; elsewhere by path, where the
+        # owner checks of the socket and of its listener still hold)
+        through = f"/proc/self/fd/{self.fd}"
+        self.address = f"{through}/{self.sock_name}" if os.path.isdir(through) else self.sock_path
+
+    def close(self) -> None:
+        os.close(self.fd)
+
+    def socket_state(self) -> bool:
+        """Whether this user's socket is at the socket path (``False``: nothing is).
+
+        Raises:
+            _Refused: a directory, another kind of file or another user's socket is
+                there (the server cannot listen while it is; it is left alone).
+        """
+        try:
+            st = os.lstat(self.sock_name, dir_fd=self.fd)
+        except FileNotFoundError:
+            return False
+        except OSError as exc:
+            raise _Refused(
+                f"{self.sock_path} cannot be examined ({exc.strerror}); answered in-process"
+            ) from None
+        if stat.S_ISSOCK(st.st_mode):
+            if st.st_uid == os.geteuid():
+                return True
+            raise _Refused(
+                f"{self.sock_path} is a socket of uid {st.st_uid}, not of this user "
+                f"(uid {os.geteuid()}); nothing was sent to it; remove it to use the "
+                "resident server; answered in-process"
+            )
+        what = "a directory" if stat.S_ISDIR(st.st_mode) else "a file that is not a socket"
+        raise _Refused(
+            f"{self.sock_path} is {what}, not the resident server's socket; remove it to "
+            "use the resident server; answered in-process"
+        )
 
 
 def client_main(argv: Sequence[str]) -> int | None:
@@ -59,12 +192,31 @@ def client_main(argv: Sequence[str]) -> int | None:
     stdin = sys.stdin.buffer.read()
     directory = private_dir(os.environ)
     if directory is None:
-        return _in_process(argv, stdin, None)
+        return _in_process(
+            argv,
+            stdin,
+            "no private directory for the resident server's socket (none could be made, "
+            "or each is a symbolic link, another user's, or reachable by group or "
+            "others); answered in-process",
+        )
     key = server_key(os.environ, VERSION)
-    sock_path = server_paths(directory, key)[0]
     try:
-        answer = _ask(sock_path, argv, stdin)
+        place = _Place(directory, key)
+    except _Refused as exc:
+        return _in_process(argv, stdin, str(exc))
+    try:
+        return _through(place, argv, stdin)
+    finally:
+        place.close()
+
+
+def _through(place: _Place, argv: Sequence[str], stdin: bytes) -> int:
+    """:func:`client_main` once the socket directory is open."""
+    try:
+        answer = _ask(place, argv, stdin)
     except _Gone as exc:
+        return _in_process(argv, stdin, _gone_message(argv, stdin, exc))
+    except _Refused as exc:
         return _in_process(argv, stdin, str(exc))
     if answer is not None:
         return _print(answer)
@@ -73,17 +225,19 @@ def client_main(argv: Sequence[str]) -> int | None:
         # Answered first, then the server starts: its start-up (an interpreter and the
         # whole package) does not compete with this call for the CPU.
         code = _in_process(argv, stdin, None)
-        start_server(key, directory, os.environ)
+        start_server(place, os.environ)
         return code
-    start_server(key, directory, os.environ)
+    start_server(place, os.environ)
     import time
 
     deadline = time.monotonic() + wait
     while time.monotonic() < deadline:
         time.sleep(0.02)  # (the server is starting in another process)
         try:
-            answer = _ask(sock_path, argv, stdin)
+            answer = _ask(place, argv, stdin)
         except _Gone as exc:
+            return _in_process(argv, stdin, _gone_message(argv, stdin, exc))
+        except _Refused as exc:
             return _in_process(argv, stdin, str(exc))
         if answer is not None:
             return _print(answer)
@@ -111,18 +265,66 @@ def _wanted(options: Sequence[str], environ: Mapping[str, str]) -> bool:
     return True
 
 
-def _ask(path: str, argv: Sequence[str], stdin: bytes) -> tuple[int, bytes, bytes] | None:
+def peer_uid(sock: socket.socket) -> int | None:
+    """The user id of the process at the other end of a connected Unix socket
+    (``SO_PEERCRED`` on Linux and OpenBSD, ``LOCAL_PEERCRED`` on macOS, FreeBSD and
+    DragonFly); ``None`` where the platform cannot tell."""
+    import struct
+
+    platform = sys.platform
+    try:
+        if platform.startswith(("linux", "openbsd")):
+            option: int | None = getattr(socket, "SO_PEERCRED", None)
+            if option is None:
+                return None
+            data = sock.getsockopt(socket.SOL_SOCKET, option, 12)
+            # (struct ucred: pid, uid, gid on Linux; struct sockpeercred: uid, gid, pid)
+            if platform.startswith("linux"):
+                return int(struct.unpack("=iII", data[:12])[1])
+            return int(struct.unpack("=IIi", data[:12])[0])
+        if platform.startswith(("darwin", "freebsd", "dragonfly")):
+            level = getattr(socket, "SOL_LOCAL", 0)
+            option = getattr(socket, "LOCAL_PEERCRED", 1)
+            data = sock.getsockopt(level, option, 76)  # struct xucred
+            version, uid = struct.unpack("=II", data[:8])
+            return int(uid) if version == 0 else None  # (XUCRED_VERSION)
+    except (OSError, struct.error):
+        return None
+    return None
+
+
+def _ask(place: _Place, argv: Sequence[str], stdin: bytes) -> tuple[int, bytes, bytes] | None:
     """The server's answer; ``None`` when no server takes the request (none running,
-    a stale socket, another version).
+    a dead socket, another version).
 
     Raises:
+        _Refused: the socket path, or the process listening on it, is not this user's
+            (nothing was sent).
         _Gone: the server took the request, then died or fell silent.
     """
+    if not place.socket_state():
+        return None
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         sock.settimeout(ACCEPT_WAIT)
         try:
-            sock.connect(path)
+            sock.connect(place.address)
+        except OSError:
+            return None  # nobody listens (a dead socket), or nobody in time: nothing ran
+        uid = peer_uid(sock)
+        if uid is None:
+            raise _Refused(
+                f"cannot tell which user listens on {place.sock_path} on this platform; "
+                "nothing was sent to it; answered in-process (AGENT_HOOKS_NO_DAEMON=1 "
+                "turns the resident server off)"
+            )
+        if uid != os.geteuid():
+            raise _Refused(
+                f"the process listening on {place.sock_path} runs as uid {uid}, not as "
+                f"this user (uid {os.geteuid()}); nothing was sent to it; answered "
+                "in-process"
+            )
+        try:
             fields = [VERSION, os.getcwd(), str(len(argv)), *argv]
             for name, value in os.environ.items():
                 fields += (name, value)
@@ -137,23 +339,51 @@ def _ask(path: str, argv: Sequence[str], stdin: bytes) -> tuple[int, bytes, byte
             try:
                 kind, header, body = read_frame(sock)
             except (OSError, FrameError, ValueError) as exc:
-                raise _Gone(
-                    "the resident hook server died or stopped answering mid-request "
-                    f"({type(exc).__name__}: {exc}); answered in-process"
-                ) from None
+                raise _Gone(f"it died or stopped answering ({type(exc).__name__}: {exc})") from None
             if kind == b"H":
                 continue
             if kind != b"R":
-                raise _Gone(f"the resident hook server answered {kind!r}; answered in-process")
+                raise _Gone(f"it answered {kind!r}")
             try:
                 code, cut = int(header[0]), int(header[1])
             except (IndexError, ValueError):
-                raise _Gone(
-                    "the resident hook server's answer is malformed; answered in-process"
-                ) from None
+                raise _Gone("its answer is malformed") from None
             return code, body[:cut], body[cut:]
     finally:
         sock.close()
+
+
+def _gone_message(argv: Sequence[str], stdin: bytes, exc: _Gone) -> str:
+    """The warning of a call whose server took it and gave no answer."""
+    return (
+        f"the resident hook server took this {_event_of(argv, stdin)} call and gave no "
+        f"answer: {exc}; its hooks may have run there, so they ran twice if they did: "
+        "answered in-process"
+    )
+
+
+def _event_of(argv: Sequence[str], stdin: bytes) -> str:
+    """The event a call names (``--event``, else the payload's event field), for a
+    warning."""
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            break
+        if arg.startswith("--event="):
+            return arg.partition("=")[2]
+        if arg == "--event" and i + 1 < len(argv):
+            return argv[i + 1]
+    import json
+
+    try:
+        payload = json.loads(stdin)
+    except (ValueError, UnicodeDecodeError):
+        payload = None
+    if isinstance(payload, dict):
+        for field in ("hook_event_name", "hookEventName", "event"):
+            value = payload.get(field)
+            if isinstance(value, str) and value:
+                return value
+    return "(unnamed event)"
 
 
 def _print(answer: tuple[int, bytes, bytes]) -> int:
@@ -166,15 +396,20 @@ def _print(answer: tuple[int, bytes, bytes]) -> int:
     return code
 
 
-def start_server(key: str, directory: str, environ: Mapping[str, str]) -> bool:
-    """Start the server ``key`` in the background unless one is starting or running;
-    whether this call started it. The spawn lock, held by the new server until it
-    listens, makes concurrent first calls start one server."""
+def start_server(place: _Place, environ: Mapping[str, str]) -> bool:
+    """Start the server of ``place`` in the background unless one is starting or
+    running; whether this call started it. The spawn lock, held by the new server until
+    it listens, makes concurrent first calls start one server. A dead socket of this
+    user at the socket path is removed first."""
     import fcntl
 
-    _, lock_path, spawn_path = server_paths(directory, key)
     try:
-        spawn = os.open(spawn_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        spawn = os.open(
+            place.spawn_name,
+            os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0),
+            0o600,
+            dir_fd=place.fd,
+        )
     except OSError:
         return False
     try:
@@ -182,23 +417,29 @@ def start_server(key: str, directory: str, environ: Mapping[str, str]) -> bool:
             fcntl.flock(spawn, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             return False  # another client is starting it
-        if _held(lock_path):
+        if _held(place):
             return False  # a server is running (and will take the next call)
-        log = log_path(environ, key)
+        try:
+            if place.socket_state():  # (no server holds the lock: nobody listens on it)
+                os.unlink(place.sock_name, dir_fd=place.fd)
+        except (_Refused, OSError):
+            return False  # (reported by the next call's check)
+        log = log_path(environ, place.key)
         try:
             os.makedirs(os.path.dirname(log), mode=0o700, exist_ok=True)
             out = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o600)
         except OSError:
             out = os.open(os.devnull, os.O_WRONLY | os.O_CLOEXEC)
-        argv = [sys.executable, "-m", "agent_hooks", "daemon", "serve", "--key", key]
-        argv += ["--spawn-lock-fd", str(spawn)]
+        argv = [sys.executable, "-I", "-c", _BOOTSTRAP, place.directory, _PACKAGE]
+        argv += ["daemon", "serve", "--key", place.key, "--spawn-lock-fd", str(spawn)]
         idle = environ.get(IDLE_ENV)
         if idle:
             argv += ["--idle-timeout", idle]
         try:
             # posix_spawn, not subprocess: the server outlives this process, and a
             # Popen dropped while its child runs warns in a process that embeds
-            # this (``main(["run", ...])``). The server moves to its socket directory.
+            # this (``main(["run", ...])``). The bootstrap moves it to its socket
+            # directory before it imports anything.
             os.set_inheritable(spawn, True)
             os.posix_spawn(
                 sys.executable,
@@ -220,12 +461,16 @@ def start_server(key: str, directory: str, environ: Mapping[str, str]) -> bool:
         os.close(spawn)  # (the new server holds its own copy of the lock)
 
 
-def _held(path: str) -> bool:
+def _held(place: _Place) -> bool:
     """Whether a live server holds its lock file."""
     import fcntl
 
     try:
-        fd = os.open(path, os.O_RDWR | os.O_CLOEXEC)
+        fd = os.open(
+            place.lock_name,
+            os.O_RDWR | os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0),
+            dir_fd=place.fd,
+        )
     except OSError:
         return False
     try:

@@ -18,10 +18,23 @@ import argparse
 import importlib
 import sys
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ..._base._version import VERSION
 
 __all__ = ["COMMANDS", "build_parser", "main"]
+
+
+class _Parser(argparse.ArgumentParser):
+    """A parser that takes every option by its whole name only (``allow_abbrev=False``):
+    ``run --no-d`` is an error, not ``--no-daemon``, so that an option added later never
+    changes what a command line already in a harness's settings means. Subparsers are
+    of the same class (``add_subparsers`` makes them so)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs["allow_abbrev"] = False
+        super().__init__(*args, **kwargs)
+
 
 COMMANDS: Mapping[str, str] = {
     "check": "agent_hooks._bridges._cli._check",
@@ -40,7 +53,7 @@ lists them."""
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The top-level parser with every registered subcommand; with ``command`` (a key
     of :data:`COMMANDS`), with the subcommands of that command's module only."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="agent-hooks",
         description="Inspect and manage agent lifecycle hooks (Claude Code, Deep Agents Code, "
         "Docker Agent, Codex, hel, Gemini CLI, Cursor, GitHub Copilot).",

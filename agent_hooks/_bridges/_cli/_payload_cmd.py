@@ -5,8 +5,11 @@ script exactly what its harness would send (:func:`agent_hooks.testing.payload`)
 ``--set KEY=VALUE`` overrides a payload field (on tool events, any other key is a
 key of ``tool_input``); a dotted key (``tool_input.timeout=60``) sets a nested value
 as it is; VALUE is read as JSON when it parses (``60``, ``true``, ``{"a": 1}``),
-else taken as text. Exit status 0; 1 with a message on stderr for an unknown event,
-dialect or field, or a value of the wrong type.
+else taken as text. ``--set cwd=DIR`` is ``--cwd DIR``. Exit status 0; 1 with a
+one-line message on stderr for an unknown event, dialect or field, a value of the
+wrong type, or a key ``--set`` cannot take (``event``, ``dialect``, ``extra``: the
+EVENT argument and the options say those; ``tool_input.dialect=...`` sets a tool
+input key of that name).
 """
 
 from __future__ import annotations
@@ -52,15 +55,26 @@ def register(subparsers: Any) -> None:
     cmd.set_defaults(func=_payload)
 
 
+_NOT_FIELDS = {
+    "event": "the EVENT argument names the event",
+    "dialect": "use --dialect NAME",
+    "extra": "it is no payload field",
+}
+"""Keys ``--set`` refuses at the top level (the names of :func:`payload`'s own
+arguments), with what to write instead."""
+
+
 def parse_assignment(text: str) -> tuple[str, Any]:
     """``KEY=VALUE`` -> ``(KEY, value)``: the value as JSON when it parses, else text.
 
     Raises:
-        ValueError: no ``=``, or an empty key.
+        ValueError: no ``=``, an empty key or an empty part of a dotted key.
     """
     key, sep, raw = text.partition("=")
     if not sep or not key:
         raise ValueError(f"--set needs KEY=VALUE, got {text!r}")
+    if "" in key.split("."):
+        raise ValueError(f"--set {text!r}: a dotted key has an empty part")
     try:
         value: Any = json.loads(raw)
     except ValueError:
@@ -76,7 +90,20 @@ def _payload(args: argparse.Namespace) -> int:
     try:
         pairs = [parse_assignment(a) for a in args.assignments]
         fields = {k: v for k, v in pairs if "." not in k}
-        data = payload(args.event, dialect=args.dialect, cwd=args.cwd, **fields)
+        cwd = args.cwd
+        if "cwd" in fields:
+            value = fields.pop("cwd")
+            if not isinstance(value, str):
+                raise ValueError(f"--set cwd= needs a directory, got {json.dumps(value)}")
+            if cwd is not None and cwd != value:
+                raise ValueError(f"--cwd {cwd} and --set cwd={value} disagree; give one")
+            cwd = value
+        for key, hint in _NOT_FIELDS.items():
+            if key in fields:
+                raise ValueError(
+                    f"--set {key}=...: {hint} (for a tool_input key: --set tool_input.{key}=...)"
+                )
+        data = payload(args.event, dialect=args.dialect, cwd=cwd, **fields)
         for key, value in pairs:
             if "." in key:
                 set_path(data, key, value)

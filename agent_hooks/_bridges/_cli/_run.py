@@ -484,8 +484,13 @@ def _conclude(
     from .._payload import diagnostic_lines, report_json
 
     if result.decision is not None and result.exit_code == 2:
-        # A block the event can only take as exit 2: stderr is the reason, nothing else.
+        # A block the event can only take as exit 2: stderr is the reason; a --report
+        # follows it there (stdout, which the harness does not read here, stays empty).
         print(result.error or "", file=io.stderr)
+        if args.report:
+            from .._payload import dumps
+
+            print(dumps({**report_json(result), "resident": io.resident}), file=io.stderr)
         return 2
     for line in diagnostic_lines(result):
         print(line, file=io.stderr)

@@ -125,8 +125,10 @@ def test_a_file_install_created_goes_away_with_uninstall(tmp_path: Path) -> None
     hooks = graph(project / "guard.json")
     _cycle(tmp_path, "claude", project, hooks)
     _cycle(tmp_path, "claude", project, hooks, "--fail-closed")
+    target = project / ".claude" / "settings.json"
+    assert len(json.loads(target.read_text())["hooks"]["PreToolUse"]) == 1
     _undo(tmp_path, "claude", project)
-    assert not (project / ".claude" / "settings.json").exists()
+    assert not target.exists()
     assert sorted(p.name for p in (project / ".claude").iterdir()) == []
 
 

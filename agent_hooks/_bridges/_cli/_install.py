@@ -2,13 +2,44 @@
 ``agent-hooks run`` for the events the configured graph handles.
 
 ``install --harness NAME [--scope project|user] [--dry-run]`` loads the hooks that
-``--config`` (and ``--discover``) name, as ``run`` would, and writes into the harness's
-own hook file one entry per event the graph handles and the harness has:
-``<program> run --dialect NAME [--event E] --config PATH...``. Entries already there are
-kept as they are, in their order; an entry identical to one install would write is not
-written twice. ``uninstall`` removes exactly the entries install writes (those whose
-command starts with ``<program> run --dialect NAME``), and nothing else; an object or a
-file it leaves empty is removed. ``--dry-run`` prints the file as it would be written.
+``--config`` names, as ``run`` would, and puts into the harness's own hook file one
+entry per event the graph handles and the harness has:
+``<program> run --dialect NAME [--event E] --config PATH...``.
+
+* **The command runs.** In a user file ``<program>`` is this environment's own
+  ``agent-hooks`` by its absolute path (or its interpreter with ``-m agent_hooks``), so
+  the harness's PATH does not matter (:func:`program_words`); in a project file, which
+  is committed, it is ``agent-hooks``, and install says when that does not resolve
+  here. ``--config`` paths inside the project are relative to it (through the
+  harness's ``$..._PROJECT_DIR`` where it has one); ``--trust-project-hooks``,
+  ``--format`` and ``--fail-closed`` are carried into the command.
+* **A broken command blocks where the harness can be told so.** The harness's own
+  switch (:attr:`Harness.fail_closed`: Claude Code ``onFailure: block``, Cursor
+  ``failClosed: true``) goes on the entries of guard events (PreToolUse,
+  PermissionRequest, UserPromptSubmit) unless ``--fail-open``; where it has none,
+  install says that a broken command fails open there (:attr:`Harness.fails_open`).
+* **Edits, not rewrites.** The file is parsed to spans and only agent-hooks' entries
+  are spliced in or out (:func:`install_text`, :func:`uninstall_text`): indentation,
+  newline style, BOM, key order and (where the harness reads them) comments stay. An
+  entry of ours already in an event's list is replaced in place, so installing again
+  with other flags leaves one entry. Ours are recognised by their command
+  (:func:`is_ours`; :func:`find_entries` lists them). A file of another shape
+  (invalid JSON, ``hooks`` not an object, an event's value not a list, a key twice)
+  is refused with its name and key, and nothing is written.
+* **Safe writes.** The edit goes to the target of a symlinked file (a project file's
+  link must stay inside the project), under an ``flock`` on
+  ``.<name>.agent-hooks.lock`` beside it, through a temporary file created
+  exclusively, with the file's mode and owner, fsynced and renamed
+  (:mod:`._safewrite`). That lock file notes what install added (the file itself, a
+  blank file's bytes, the ``hooks`` key, event keys) while there is such a thing, so
+  that uninstall removes exactly that: a file install changed only by its own entries
+  comes back byte for byte, and a file install did not create is never deleted.
+* **Twice.** Copilot CLI, Cursor and Trae also run ``.claude/settings.json``
+  (:attr:`Harness.also_runs`): install warns when both files would call agent-hooks,
+  and ``--one-entry`` writes nothing where the other file guards already.
+
+``uninstall`` removes exactly the entries install writes for the harness, and
+nothing else. ``--dry-run`` prints the file as it would be written.
 
 =================  ============================================  ===========================
 harness            project file                                  user file
@@ -1010,6 +1041,8 @@ def _install_json(
     with contextlib.ExitStack() as stack:
         lock = None if args.dry_run else stack.enter_context(locked(real))
         raw = _read_bytes(real)
+        if raw is None and not wanted:
+            return 0  # (no file of an empty hooks object)
         bom, text = _decode(raw, real) if raw is not None else (b"", "")
         note = _note(lock) if lock is not None else {}
         if raw is None:

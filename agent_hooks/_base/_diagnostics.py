@@ -14,7 +14,14 @@ from collections.abc import Iterable
 
 import attrs
 
-__all__ = ["DIAGNOSTICS_LOGGER", "Diagnostic", "DiagnosticCode", "Severity", "log_errors"]
+__all__ = [
+    "DIAGNOSTICS_LOGGER",
+    "LOGGED_AS_ERRORS",
+    "Diagnostic",
+    "DiagnosticCode",
+    "Severity",
+    "log_errors",
+]
 
 DIAGNOSTICS_LOGGER = "agent_hooks.diagnostics"
 """The logger that diagnostics of severity error are logged to (a child of ``agent_hooks``)."""
@@ -125,6 +132,10 @@ class DiagnosticCode(str, enum.Enum):
     """A configuration file exists but could not be read or parsed."""
     TIMEOUT_LOOKS_LIKE_MS = "timeout_looks_like_ms"
     """A timeout in seconds is so large that it was probably meant as milliseconds."""
+    PROGRAM_NOT_FOUND = "program_not_found"
+    """A :class:`~agent_hooks.CommandHook` registered from Python names a program that
+    is not there as the registry is built (not on ``PATH``, or no executable file):
+    kept, it fails on every call until the program appears."""
     DUPLICATE_HANDLER = "duplicate_handler"
     """An identical command handler from another source was merged into the first."""
     LEGACY_DEPRECATED = "legacy_deprecated"
@@ -196,16 +207,25 @@ class Diagnostic:
         )
 
 
+LOGGED_AS_ERRORS = frozenset({DiagnosticCode.PROGRAM_NOT_FOUND, DiagnosticCode.INVALID_OUTPUT})
+"""Codes of mistakes in a hook that make it fail open on every call (a program that is
+not there, an answer that cannot be read: a callback's wrongly shaped dict): their
+error diagnostics are logged at ERROR, the others at WARNING."""
+
+
 def log_errors(diagnostics: Iterable[Diagnostic], what: str) -> None:
-    """Log each distinct diagnostic of severity error in ``diagnostics`` once, at
-    WARNING, to the :data:`DIAGNOSTICS_LOGGER` logger (so a hook that never runs is
-    visible without an observer). ``what`` says where they come from (``registry``,
-    ``PreToolUse dispatch``); the record's ``diagnostic`` attribute is the value."""
+    """Log each distinct diagnostic of severity error in ``diagnostics`` once, to the
+    :data:`DIAGNOSTICS_LOGGER` logger (so a hook that never runs is visible without an
+    observer): at ERROR for the codes of :data:`LOGGED_AS_ERRORS`, else at WARNING.
+    ``what`` says where they come from (``registry``, ``PreToolUse dispatch``); the
+    record's ``diagnostic`` attribute is the value."""
     log = logging.getLogger(DIAGNOSTICS_LOGGER)
-    if not log.isEnabledFor(logging.WARNING):
+    if not log.isEnabledFor(logging.ERROR):
         return
     seen: set[Diagnostic] = set()
     for d in diagnostics:
         if d.severity is Severity.ERROR and d not in seen:
             seen.add(d)
-            log.warning("agent_hooks %s: %s", what, d, extra={"diagnostic": d})
+            level = logging.ERROR if d.code in LOGGED_AS_ERRORS else logging.WARNING
+            if log.isEnabledFor(level):
+                log.log(level, "agent_hooks %s: %s", what, d, extra={"diagnostic": d})

@@ -9,7 +9,9 @@ order within the group. Every handler kind has already become a
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
 from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, Literal, Protocol
@@ -22,8 +24,10 @@ from .._events._capabilities import CAPABILITIES, EventSpec, spec_for
 from .._events._names import HookEvent
 from .._events._untyped import AnyEvent, UntypedEvent, resolve_event
 from .._handlers._callbacks import callback_node
+from .._handlers._command import CommandHook
 from .._handlers._limits import DEFAULT_SECRET_PATTERNS
 from .._handlers._nodes import Handler, HandlerInfo, HandlerNode, OnError
+from .._handlers._process import fast_path_argv
 from .._wire._dialects import CLAUDE, DOCKER, Dialect
 from ._compiled import (
     CompiledNode,
@@ -156,14 +160,63 @@ def _is_matcher(value: object) -> bool:
     )
 
 
+def _missing_program(hook: CommandHook) -> str | None:
+    """Why ``hook`` cannot start, as far as can be told before it runs: the program of
+    its command line (its ``argv[0]``; a shell-form command's first word when the
+    command is a plain list of words; its ``shell``) is not on ``PATH`` (the hook's
+    ``env`` one, else this process's), or is an absolute path that is no executable
+    file. ``None`` when it looks runnable or cannot be told (a relative path, a
+    variable, shell syntax)."""
+    programs: list[str] = []
+    if hook.argv is not None:
+        programs.append(hook.argv[0])
+    else:
+        if hook.shell is not None:
+            programs.append(hook.shell)
+        if hook.shell in (None, "sh", "bash"):
+            words = fast_path_argv(hook.command or "")
+            if words:
+                programs.append(words[0])
+    path = hook.env.get("PATH") or os.environ.get("PATH", os.defpath)
+    for program in programs:
+        if os.path.isabs(program):
+            if not os.path.isfile(program):
+                return f"program {program!r} does not exist"
+            if not os.access(program, os.X_OK):
+                return f"program {program!r} is not executable"
+        elif "/" in program or os.sep in program or "$" in program:
+            continue  # (a relative path is relative to the payload's cwd, not known yet)
+        elif shutil.which(program, path=path) is None:
+            return f"program {program!r} is not on PATH"
+    return None
+
+
+def _program_note(hook: CommandHook, location: str) -> Diagnostic | None:
+    problem = _missing_program(hook)
+    if problem is None:
+        return None
+    return Diagnostic(
+        code=DiagnosticCode.PROGRAM_NOT_FOUND,
+        message=f"{problem}: the hook fails on every call, under its failure policy "
+        "(the default lets the event through)",
+        severity=Severity.ERROR,
+        location=location,
+        handler=hook.display_name,
+    )
+
+
 def _groups_from_hooks(
     hooks: Mapping[HookEvent | str, Sequence[MatcherLike]],
     dialect: Dialect = CLAUDE,
+    notes: list[Diagnostic] | None = None,
 ) -> tuple[MatcherGroup, ...]:
     """The groups of a ``{event: [HookMatcher, ...]}`` mapping from Python code.
 
     Unlike a file's, every mistake raises here, with the wording of the file
-    loaders' diagnostics: a group that a file would drop is refused.
+    loaders' diagnostics: a group that a file would drop is refused. A mistake that
+    can only be suspected (a :class:`CommandHook` whose program is not found now, but
+    may be by the time it runs) is a ``program_not_found`` error appended to
+    ``notes`` instead (logged at ERROR when the registry compiles).
 
     An event this version does not type is accepted (:func:`untyped_notes` says so).
 
@@ -216,6 +269,10 @@ def _groups_from_hooks(
                     nodes.append(to_node(h))
                 except RegistrationError as exc:
                     raise RegistrationError(f"{where}.hooks[{hi}]: {exc}") from None
+                if notes is not None and isinstance(h, CommandHook):
+                    note = _program_note(h, f"{event.value}[{gi}].hooks[{hi}]")
+                    if note is not None:
+                        notes.append(note)
             group = MatcherGroup(
                 event=event,
                 matcher=text,  # type: ignore[arg-type]  # (checked just below)
@@ -290,9 +347,11 @@ class HookRegistry:
         src = source if isinstance(source, Source) else Source(label=source)
         all_sources = tuple(sources)
         if hooks:
-            groups = _groups_from_hooks(hooks, src.dialect)
+            notes: list[Diagnostic] = []
+            groups = _groups_from_hooks(hooks, src.dialect, notes)
+            diagnostics = (*untyped_notes(groups, src), *(d.at(source=src.label) for d in notes))
             all_sources = (
-                SourcedGroups(source=src, groups=groups, diagnostics=untyped_notes(groups, src)),
+                SourcedGroups(source=src, groups=groups, diagnostics=diagnostics),
                 *all_sources,
             )
         self.__attrs_init__(sources=all_sources, **options)
@@ -348,10 +407,10 @@ class HookRegistry:
             extra = (other,)
         else:
             src = source if isinstance(source, Source) else Source(label=source or "python")
-            groups = _groups_from_hooks(other, src.dialect)
-            extra = (
-                SourcedGroups(source=src, groups=groups, diagnostics=untyped_notes(groups, src)),
-            )
+            notes: list[Diagnostic] = []
+            groups = _groups_from_hooks(other, src.dialect, notes)
+            diagnostics = (*untyped_notes(groups, src), *(d.at(source=src.label) for d in notes))
+            extra = (SourcedGroups(source=src, groups=groups, diagnostics=diagnostics),)
         return attrs.evolve(self, sources=(*self.sources, *extra))
 
     def evolve(self, **options: Any) -> HookRegistry:
@@ -367,14 +426,16 @@ class HookRegistry:
         """What loading and compiling had to say: files that did not load, groups and
         handlers dropped, matchers ignored, each naming its source and place.
 
-        Those of severity error are also logged once per compile, at WARNING, to the
-        ``agent_hooks.diagnostics`` logger.
+        Those of severity error are also logged once per compile, at WARNING (at ERROR:
+        those that make a hook fail open on every call, ``program_not_found`` and
+        ``invalid_output``), to the ``agent_hooks.diagnostics`` logger.
         """
         return self.compile().diagnostics
 
     def compile(self) -> CompiledRegistry:
         """The compiled snapshot (built once, then cached). Its diagnostics of severity
-        error are logged (WARNING, logger ``agent_hooks.diagnostics``) when it is built."""
+        error are logged (WARNING or ERROR, logger ``agent_hooks.diagnostics``: see
+        :func:`~agent_hooks._base._diagnostics.log_errors`) when it is built."""
         cache = self._cache
         if not cache:
             compiled = _compile(self)

@@ -213,13 +213,7 @@ def test_a_hook_run_by_the_cli_sees_none_of_them(tmp_path: Path) -> None:
     hooks = tmp_path / "hooks.json"
     hooks.write_text(
         json.dumps(
-            {
-                "hooks": {
-                    "Stop": [
-                        {"hooks": [{"type": "command", "command": shlex.join(argv)}]}
-                    ]
-                }
-            }
+            {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": shlex.join(argv)}]}]}}
         )
     )
     env = {k: v for k, v in os.environ.items() if k in ("PATH", "SYSTEMROOT", "PYTHONPATH")}

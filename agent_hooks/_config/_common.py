@@ -137,13 +137,22 @@ def read_bytes(path: str) -> bytes:
 
     Raises:
         FileNotFoundError: the file (or a parent directory) does not exist.
-        OSError: it exists but cannot be read.
+        OSError: it exists but cannot be read, or it is a link (or lies below one)
+            whose target does not exist: a hook file whose target disappeared is an
+            error, never an empty configuration.
     """
     try:
         with open(path, "rb") as f:
             return f.read(MAX_CONFIG_BYTES + 1)
     except NotADirectoryError as exc:
         raise FileNotFoundError(exc.errno, exc.strerror, path) from None
+    except FileNotFoundError:
+        dangling = _dangling_link(path)
+        if dangling is not None:
+            raise OSError(
+                f"{dangling} is a symbolic link to {os.readlink(dangling)!r}, which does not exist"
+            ) from None
+        raise
 
 
 # ------------------------------------------------------------------ project roots
@@ -170,6 +179,24 @@ _USER_DIR_VARS = (
     "XDG_CONFIG_HOME",
     "COPILOT_HOME",
 )
+
+
+def _dangling_link(path: str) -> str | None:
+    """The first link on the way to ``path`` whose target does not exist, if any."""
+    current = os.path.abspath(path)
+    parts: list[str] = []
+    while True:
+        head, tail = os.path.split(current)
+        if not tail:
+            break
+        parts.append(current)
+        current = head
+    for prefix in reversed(parts):
+        if os.path.islink(prefix) and not os.path.exists(prefix):
+            return prefix
+        if not os.path.lexists(prefix):
+            return None
+    return None
 
 
 def _under(path: str, directory: str) -> bool:
@@ -212,8 +239,10 @@ def file_project(
     ``~/.deepagents``, ``~/.hel``, ``~/.config``, ``$CODEX_HOME``,
     ``$DOCKER_AGENT_CONFIG_DIR``, ``$CAGENT_CONFIG_DIR``, ``$XDG_CONFIG_HOME``): what the
     user installed there is theirs even when it is a git clone or a link into a dotfiles
-    repository. The path is searched as written, then with its links resolved (a link
-    into a repository leads to the repository's content).
+    repository. The path is searched with its links resolved first, then as written: a
+    link leads to the project of the file it points to (a link outside any project, or
+    inside a trusted one, to a file of another repository is that repository's file),
+    and a link inside a project to a file of no project stays that project's file.
     """
     abspath = os.path.abspath(os.fspath(path))
     home_dir = _home(home)
@@ -227,7 +256,7 @@ def file_project(
         pdir = os.fspath(project_dir)
         given = {os.path.abspath(pdir): pdir, os.path.realpath(pdir): pdir}
     homes = {home_dir, os.path.realpath(home_dir)} if home_dir else set()
-    for candidate in dict.fromkeys((abspath, os.path.realpath(abspath))):
+    for candidate in dict.fromkeys((os.path.realpath(abspath), abspath)):
         directory = os.path.dirname(candidate)
         look = markers
         while True:
@@ -810,8 +839,14 @@ def load_source(
     trust_status = "not-needed"
     if needs_trust and project_dir is not None and _probe(probe, data):
         policy = TrustPolicy.coerce(trust)
-        rel = _relative(label, project_dir)
-        trusted, store_diags = policy.check(project_dir, rel, sha)
+        owner, rel = project_dir, _relative(label, project_dir)
+        if rel == ".." or rel.startswith("../") or os.path.isabs(rel):
+            # A link out of its project: the file it points to is what runs, so that
+            # file's own project decides (a link cannot lend its project's trust).
+            target = file_project(os.path.realpath(label))
+            if target is not None:
+                owner, rel = target, _relative(label, target)
+        trusted, store_diags = policy.check(owner, rel, sha)
         trust_status = "trusted"
         if not trusted and extra_trust is not None and extra_trust(sha):
             trusted, trust_status = True, extra_trust_status
@@ -821,9 +856,9 @@ def load_source(
                 Diagnostic(
                     code=DiagnosticCode.UNTRUSTED,
                     message=(
-                        f"project hooks in {rel} were not loaded: the workspace {project_dir} is not "
+                        f"project hooks in {rel} were not loaded: the workspace {owner} is not "
                         f"trusted for this content (sha256 {sha[:12]}...); "
-                        + trust_hint(project_dir, rel)
+                        + trust_hint(owner, rel)
                     ),
                     severity=Severity.WARNING,
                     source=label,
@@ -850,7 +885,7 @@ def load_source(
                 diagnostics=(*seen, *untyped_notes(inspected, source)),
             )
             return result("untrusted", sha, None, "untrusted", (shown,))
-        trusted_as_project.append(project_dir)
+        trusted_as_project.append(owner)
     built = _build(data, kinds, diags)
     failed = any(d.code is DiagnosticCode.CONFIG_READ_FAILED and d.source == label for d in diags)
     return result("invalid" if failed else "loaded", sha, built, trust_status)
@@ -969,10 +1004,10 @@ def _relative(path: str, project_dir: str) -> str:
 
 
 def is_inside(path: str | os.PathLike[str], directory: str | os.PathLike[str]) -> bool:
-    """Whether ``path`` (resolved) lies inside ``directory`` (resolved)."""
-    real = os.path.realpath(os.fspath(path))
-    root = os.path.realpath(os.fspath(directory))
-    return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
+    """Whether ``path`` lies inside ``directory``, both resolved or both as written: a
+    link inside a project is that project's file wherever it points (its trust is
+    then decided on the file it points to, :func:`load_source`)."""
+    return _under(os.path.abspath(os.fspath(path)), os.path.abspath(os.fspath(directory)))
 
 
 def relative_to_project(path: str | os.PathLike[str], project_dir: str) -> str:

@@ -14,6 +14,9 @@ prec    location                                                    trust
         (``$CLINE_DIR/hooks``)
 ======  ==========================================================  =========
 
+Cline 3.x adds ``TaskError`` and ``SessionShutdown`` files (its SDK's ``agent_error`` and
+``session_shutdown``); those get its SDK payloads, every other file the classic one.
+
 A file is trusted by its own bytes (the script is the configuration). A file that is
 not executable is reported and skipped (Cline does not run it either); files whose name
 is no event of Cline's (``README.md``) are not hooks and are passed over quietly. Each
@@ -48,7 +51,10 @@ _EXTENSIONS_ALL = (*_EXTENSIONS, ".ps1")
 def cline_event_of(name: str) -> str | None:
     """The Cline event a hook file's name stands for (case-insensitive, an extension
     Cline strips removed), or ``None`` when it is no hook file (or one for the other
-    platform: ``.ps1`` files are Windows's, the others POSIX's)."""
+    platform: ``.ps1`` files are Windows's, the others POSIX's). A file of a classic
+    event (``PreToolUse``) is that event, whose payload it gets; ``TaskError`` and
+    ``SessionShutdown``, which only Cline 3.x runs, are its SDK events (``agent_error``,
+    ``session_shutdown``); the SDK's payload names (``tool_call``) are no file names."""
     wire = CLINE.native
     assert wire is not None
     if name.lower().endswith(".ps1") != (os.name == "nt"):
@@ -58,8 +64,11 @@ def cline_event_of(name: str) -> str | None:
         if name.lower().endswith(ext):
             stem = name[: -len(ext)]
             break
+    for e in wire.events:  # the classic events, then Cline 3.x's own files (TaskError)
+        if e.form_of is None and e.name.lower() == stem.lower():
+            return e.name
     for e in wire.events:
-        if e.name.lower() == stem.lower():
+        if e.form_of is not None and e.form_of.lower() == stem.lower():
             return e.name
     return None
 

@@ -34,7 +34,7 @@ from ._codec import DecodedInput, decode_input
 from ._dialects import DIALECTS, Dialect, get_dialect
 from ._translate import answer_to_native, native_event_of, to_canonical
 
-__all__ = ["decode_payload", "detect_dialect", "native_answer"]
+__all__ = ["decode_payload", "detect_dialect", "failure_answer", "native_answer"]
 
 
 _TYPED = frozenset(e.value for e in HookEvent)
@@ -168,3 +168,50 @@ def native_answer(
         else None,
     )
     return answer, tuple(diags)
+
+
+def failure_answer(
+    data: bytes | str,
+    reason: str,
+    *,
+    dialect: Dialect | str | None = None,
+    event: str | None = None,
+) -> dict[str, Any] | None:
+    """What a guard that fails closed (it could not read the payload, load its hooks or
+    run them as configured) prints for a harness that reads no exit status
+    (:attr:`~._native.NativeWire.reads_exit_status`): the block answer of the payload's
+    event (``{"cancel": true, "errorMessage": reason}``) when that event can block, or
+    when which event it is cannot be told (read as the harness's PreToolUse). ``None``
+    where the exit status is the answer (every other harness, or no harness known: no
+    ``dialect`` and a payload that does not say), and for events that cannot block.
+
+    ``data`` is the payload as it came (any bytes: what cannot be read is no event);
+    ``dialect`` and ``event`` as ``run --dialect`` and ``--event`` name them.
+    """
+    try:
+        obj: Any = _load(data)
+    except InvalidPayloadError:
+        obj = None  # (no event can be told)
+    try:
+        chosen = get_dialect(dialect) if dialect is not None else None
+    except ValueError:
+        return None
+    if chosen is None and isinstance(obj, Mapping):
+        chosen = detect_dialect(obj)
+    wire = chosen.native if chosen is not None else None
+    if wire is None or wire.reads_exit_status:
+        return None
+    name = event
+    if name is None and isinstance(obj, Mapping):
+        named = obj.get(wire.event_key) if wire.event_key else None
+        name = named if isinstance(named, str) else None
+    native = wire.by_name(name) if name is not None else None
+    if native is None:
+        native = wire.for_event("PreToolUse")
+    keys = wire.answers.get(native.answer) if native is not None else None
+    if keys is None or keys.block_flag is None:
+        return None
+    answer: dict[str, Any] = {keys.block_flag: True}
+    for key in keys.reasons:
+        answer[key] = reason
+    return answer

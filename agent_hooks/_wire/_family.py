@@ -90,7 +90,9 @@ QWEN_EVENTS = (
     "PreToolUse",
     "PostToolUse",
     "PostToolUseFailure",
+    "PostToolBatch",
     "UserPromptSubmit",
+    "UserPromptExpansion",
     "SessionStart",
     "SessionEnd",
     "SessionDelete",
@@ -139,7 +141,9 @@ QWEN_WIRE = claude_family_wire(
         "CLAUDE_PROJECT_DIR": "project_dir",
     },
 )
-"""Qwen Code (and its forks): Claude Code's events and answers, Qwen's tool ids."""
+"""Qwen Code (and its forks): Claude Code's events and answers, Qwen's tool ids (0.24.4
+adds PostToolBatch, once per batch of tool calls, and UserPromptExpansion, when a slash
+command or skill expands into a prompt)."""
 
 _AUGMENT_FILE = {"path": "file_path", "file_content": "content"}
 AUGMENT_WIRE = claude_family_wire(

@@ -117,6 +117,14 @@ class NativeEvent:
     mcp_keys: tuple[str, str] | None = None
     """(server key, tool key) of an MCP call whose payload names no tool (Windsurf's
     ``mcp_server_name``, ``mcp_tool_name``): the tool is ``mcp__<server>__<tool>``."""
+    tool_names: Mapping[str, str] = attrs.field(factory=dict)
+    """This event's own native tool names -> canonical names, read and written before
+    the wire's (Cline 3.x's SDK events name tools as its SDK does: ``run_commands``)."""
+    form_of: str | None = None
+    """The event (of the same wire) whose configured hooks this payload form is sent to,
+    when it is another form of that event rather than an event of its own (Cline 3.x
+    sends ``hookName: "tool_call"`` to its ``PreToolUse`` hook files): decoded and
+    answered, never a name a hook is configured under."""
 
 
 @attrs.frozen(kw_only=True)
@@ -146,6 +154,12 @@ class NativeWire:
     tool_input_keys: Mapping[str, Mapping[str, str]] = attrs.field(factory=dict)
     """Native tool -> its input keys -> canonical keys (Copilot ``edit``: ``path`` ->
     ``file_path``)."""
+    list_inputs: Mapping[str, tuple[str, str]] = attrs.field(factory=dict)
+    """Native tool -> (its input key holding a list of strings, the canonical key of one
+    string): Cline 3.x's ``run_commands`` takes ``commands: [...]`` where Bash takes one
+    ``command``. Read as the strings joined by line breaks (one script that runs each in
+    turn; the tool also takes the list as the whole input, or one string), written back
+    as a list of that one string."""
     answers: Mapping[str, AnswerKeys] = attrs.field(factory=dict)
     """Answer kinds (``permission``, ``continue``, ``prompt``, ``post``, ``context``,
     ``none``) -> how this harness spells them."""
@@ -164,6 +178,10 @@ class NativeWire:
     nested: str | None = None
     """A key whose object holds each event's own fields (Windsurf's ``tool_info``): read
     as if they were at the top level (where the top level has no such key)."""
+    reads_exit_status: bool = True
+    """``False``: the harness reads no exit status at all, only the JSON on stdout (Cline
+    runs the tool whatever a hook exits with): a guard that fails closed says so with
+    the event's block answer (:func:`~agent_hooks._wire._detect.failure_answer`)."""
     exit_status_only: bool = False
     """The harness reads no JSON answer (Windsurf, Kiro CLI): a verdict the answer row
     writes as ``decision: "block"`` is exit status 2 with the ``reason`` on stderr, and

@@ -54,8 +54,8 @@ def _input(dialect: Dialect, wire: NativeWire, native: NativeEvent) -> dict[str,
                 continue
             if (native.tool is not None or native.mcp_keys is not None) and key == "tool_name":
                 continue
-            if key == "tool_name" and wire.tool_names:
-                names = ", ".join(f"`{n}`" for n in wire.tool_names)
+            if key == "tool_name" and (native.tool_names or wire.tool_names):
+                names = ", ".join(f"`{n}`" for n in native.tool_names or wire.tool_names)
                 schema = {
                     **schema,
                     "description": f"{schema.get('description', '')} This harness's "

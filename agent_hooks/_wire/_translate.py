@@ -71,18 +71,52 @@ _SAID = frozenset(
 is reported as left out (``suppress_output`` is advisory everywhere)."""
 
 
-def canonical_tool(wire: NativeWire, name: str) -> str:
-    """The canonical name of a tool the harness calls ``name`` (unchanged when unmapped)."""
+def canonical_tool(wire: NativeWire, name: str, event: NativeEvent | None = None) -> str:
+    """The canonical name of a tool the harness calls ``name`` (on ``event``: its own
+    names first), unchanged when unmapped."""
+    if event is not None and name in event.tool_names:
+        return event.tool_names[name]
     return wire.tool_names.get(name, name)
 
 
-def native_tool(wire: NativeWire, name: str) -> str:
+def native_tool(wire: NativeWire, name: str, event: NativeEvent | None = None) -> str:
     """The harness's name of the canonical tool ``name``: the first native name mapped
-    to it, else ``name``."""
-    for native, canonical in wire.tool_names.items():
-        if canonical == name:
-            return native
+    to it (on ``event``: of its own names first), else ``name``."""
+    for table in (event.tool_names if event is not None else {}, wire.tool_names):
+        for native, canonical in table.items():
+            if canonical == name:
+                return native
     return name
+
+
+def _joined_input(wire: NativeWire, tool: str, value: Any) -> Any:
+    """A tool input whose list of strings the canonical tool takes as one string
+    (:attr:`NativeWire.list_inputs`), in the canonical form; anything else as it is. The
+    joined string replaces any canonical key the input also holds: what runs is what a
+    guard sees."""
+    if tool not in wire.list_inputs:
+        return value
+    key, canonical = wire.list_inputs[tool]
+    if isinstance(value, Mapping):
+        listed, rest = value.get(key), {k: v for k, v in value.items() if k != key}
+    else:
+        listed, rest = value, {}
+    if isinstance(listed, str):
+        return {**rest, canonical: listed}
+    if isinstance(listed, list) and listed and all(isinstance(v, str) for v in listed):
+        return {**rest, canonical: "\n".join(listed)}
+    return value
+
+
+def _listed_input(wire: NativeWire, tool: str, value: Any) -> Any:
+    """The inverse of :func:`_joined_input`: the canonical string as a one-item list."""
+    if tool not in wire.list_inputs or not isinstance(value, Mapping):
+        return value
+    key, canonical = wire.list_inputs[tool]
+    one = value.get(canonical)
+    if not isinstance(one, str):
+        return value
+    return {**{k: v for k, v in value.items() if k != canonical}, key: [one]}
 
 
 def native_event_of(
@@ -178,8 +212,37 @@ def to_canonical(obj: Mapping[str, Any], wire: NativeWire, native: NativeEvent) 
         keys = wire.tool_input_keys.get(name)
         if keys is not None:
             out["tool_input"] = _rename_keys(keys, out.get("tool_input"))
-        out["tool_name"] = canonical_tool(wire, name)
+        if name in wire.list_inputs:
+            out["tool_input"] = _joined_input(wire, name, out.get("tool_input"))
+        out["tool_name"] = canonical_tool(wire, name, native)
+    calls = out.get("tool_calls")
+    if isinstance(calls, list):  # (PostToolBatch: each call named as the canonical tool)
+        out["tool_calls"] = [_call(wire, native, c, canonical=True) for c in calls]
     return out
+
+
+def _call(wire: NativeWire, native: NativeEvent, call: Any, *, canonical: bool) -> Any:
+    """One entry of a batch's ``tool_calls`` with its tool name and input keys in the
+    canonical form (``canonical``), or back in the harness's."""
+    if not isinstance(call, Mapping) or not isinstance(call.get("tool_name"), str):
+        return call
+    name = call["tool_name"]
+    entry = dict(call)
+    if canonical:
+        keys = wire.tool_input_keys.get(name)
+        if keys is not None:
+            entry["tool_input"] = _rename_keys(keys, entry.get("tool_input"))
+        if name in wire.list_inputs:
+            entry["tool_input"] = _joined_input(wire, name, entry.get("tool_input"))
+        entry["tool_name"] = canonical_tool(wire, name, native)
+        return entry
+    own = native_tool(wire, name, native)
+    keys = wire.tool_input_keys.get(own)
+    if keys is not None:
+        entry["tool_input"] = _rename_keys({v: k for k, v in keys.items()}, entry.get("tool_input"))
+    entry["tool_input"] = _listed_input(wire, own, entry.get("tool_input"))
+    entry["tool_name"] = own
+    return entry
 
 
 def to_native(payload: Mapping[str, Any], wire: NativeWire, native: NativeEvent) -> dict[str, Any]:
@@ -191,7 +254,7 @@ def to_native(payload: Mapping[str, Any], wire: NativeWire, native: NativeEvent)
         for k, v in renames.items():
             back.setdefault(v, k)
     tool = payload.get("tool_name")
-    native_name = native_tool(wire, tool) if isinstance(tool, str) else None
+    native_name = native_tool(wire, tool, native) if isinstance(tool, str) else None
     out: dict[str, Any] = {}
     for key, value in payload.items():
         if key == "hook_event_name":
@@ -208,11 +271,14 @@ def to_native(payload: Mapping[str, Any], wire: NativeWire, native: NativeEvent)
             keys = wire.tool_input_keys.get(native_name or "")
             if keys is not None:
                 value = _rename_keys({v: k for k, v in keys.items()}, value)
+            value = _listed_input(wire, native_name or "", value)
             if native.lift:
                 for lifted in native.lift:
                     if lifted in value:
                         out[lifted] = value[lifted]
                 continue
+        if key == "tool_calls" and isinstance(value, list):
+            value = [_call(wire, native, c, canonical=False) for c in value]
         new = back.get(key, key)
         if new not in out:
             out[new] = value
@@ -387,10 +453,11 @@ def answer_to_native(
     if v.updated_input is not None:
         if keys.updated_input:
             args = dict(v.updated_input)
-            native_keys = wire.tool_input_keys.get(native_tool(wire, tool_name or ""))
+            called = native_tool(wire, tool_name or "", native)
+            native_keys = wire.tool_input_keys.get(called)
             if native_keys is not None:
                 args = _rename_keys({c: n for n, c in native_keys.items()}, args)
-            _put(answer, keys.updated_input, args)
+            _put(answer, keys.updated_input, _listed_input(wire, called, args))
         else:
             diags.append(_note(f"{native.name} cannot rewrite the tool input; left out", where))
     replaced = getattr(output, "updated_tool_output", None)

@@ -320,16 +320,32 @@ async def run_resident(args: argparse.Namespace, io: RunIO, host: ResidentHost) 
 def _contained(exc: BaseException, args: argparse.Namespace, io: RunIO) -> int:
     if isinstance(exc, SystemExit):  # Python hook code (a module as it loads) called sys.exit()
         # Its status must not stand in for the answer: exit 0 with nothing printed allows.
-        print(f"agent-hooks: hook code called sys.exit({exc.code!r}); no answer", file=io.stderr)
-        return 2 if args.fail_closed else 1
+        message = f"hook code called sys.exit({exc.code!r}); no answer"
+        return _fail(message, args.fail_closed, io, args)
     if isinstance(exc, Exception):  # an internal error: never let a traceback be the answer
-        print(f"agent-hooks: internal error: {type(exc).__name__}: {exc}", file=io.stderr)
-        return 2 if args.fail_closed else 1
+        message = f"internal error: {type(exc).__name__}: {exc}"
+        return _fail(message, args.fail_closed, io, args)
     raise exc
 
 
-def _fail(message: str, fail_closed: bool, io: RunIO) -> int:
+def _fail(
+    message: str, fail_closed: bool, io: RunIO, args: argparse.Namespace | None = None
+) -> int:
+    """Say why on stderr; the exit status. Failing closed for a harness that reads no
+    exit status (Cline), the event's block is printed too (``args``: the options that
+    name the harness and the event)."""
     print(f"agent-hooks: {_one_line(message)}", file=io.stderr)
+    if fail_closed and args is not None:
+        from ..._wire._detect import failure_answer
+
+        answer = failure_answer(
+            io.stdin,
+            f"agent-hooks failed closed: {_one_line(message)}",
+            dialect=getattr(args, "dialect", None),
+            event=getattr(args, "event", None),
+        )
+        if answer is not None:
+            _emit(answer, io)
     return 2 if fail_closed else 1
 
 
@@ -392,7 +408,7 @@ def _prepare(
             io.stdin, dialect=getattr(args, "dialect", None), event=getattr(args, "event", None)
         )
     except (InvalidPayloadError, UnknownEventError) as exc:
-        return _soft(_fail(str(exc), fail_closed, io), args)
+        return _soft(_fail(str(exc), fail_closed, io, args), args)
     except ValueError as exc:  # an unknown --dialect
         return _fail(str(exc), fail_closed, io)
     named = args.project_dir or io.environ.get("CLAUDE_PROJECT_DIR")
@@ -403,7 +419,7 @@ def _prepare(
     except UnicodeEncodeError:  # a lone surrogate: no file system path
         path_like = False
     if not path_like:
-        return _fail(f"the project directory {project!r} is not a path", fail_closed, io)
+        return _fail(f"the project directory {project!r} is not a path", fail_closed, io, args)
     project = os.path.join(io.cwd, project)  # (relative to the caller's directory)
     project = os.path.normpath(project)
     if not named:
@@ -416,7 +432,7 @@ def _prepare(
     try:
         config, missing = load(args, project)
     except ValueError as exc:
-        return _fail(str(exc), fail_closed, io)
+        return _fail(str(exc), fail_closed, io, args)
     spelled = dict(zip(args.config, typed, strict=True))
     missing = [spelled.get(path, path) for path in missing]
     problems = [f"{path}: no such file" for path in missing]
@@ -425,7 +441,7 @@ def _prepare(
         problems += not_loaded(config)
         problems += [e for d in config.errors if (e := _one_line(str(d))) not in problems]
         if problems:
-            return _fail("hooks cannot run as configured: " + "; ".join(problems), True, io)
+            return _fail("hooks cannot run as configured: " + "; ".join(problems), True, io, args)
     for problem in problems:
         print(f"agent-hooks: {problem}; no hooks loaded from it", file=io.stderr)
     return _Prepared(decoded, project, config, fail_closed)

@@ -164,6 +164,12 @@ class DiagnosticCode(str, enum.Enum):
     where it has none, a rewrite it ignores, context on an event that takes none): it
     was mapped to the nearest behaviour the harness documents, or left out."""
 
+    # -- configuration (added later) --
+    ON_FAILURE_IGNORED = "on_failure_ignored"
+    """A hook entry's ``onFailure: "block"`` where Claude Code ignores it (an async hook;
+    Stop, SubagentStop, TaskCompleted, TeammateIdle; Setup and SessionStart for
+    ``mcp_tool``): the hook loads with the default, a failure does not block."""
+
 
 @attrs.frozen(kw_only=True)
 class Diagnostic:

@@ -61,6 +61,7 @@ from ._nodes import (
     Outcome,
     enforce_strict_output,
 )
+from ._on_failure import invalid_answer_fails
 from ._process import ProcessResult, ProcessSpec, fast_path_argv, run_process, scrub_env, shell_argv
 from ._process_contract import OUT_OF_RESOURCES
 
@@ -123,6 +124,9 @@ class CommandHook:
             or one JSON object keeping the event's output contract (no plain text, no
             unknown or foreign fields, no ``suppress_output``, no block where the event
             cannot block); anything else is a failure, under ``on_error``.
+        answer_must_be_valid: Claude Code's ``onFailure: "block"``: JSON on stdout that
+            is invalid or fails validation is a failure, under ``on_error``
+            (:func:`~agent_hooks._handlers._on_failure.invalid_answer_fails`).
 
     Raises:
         RegistrationError: neither or both of ``command``/``argv``, an empty one,
@@ -144,6 +148,7 @@ class CommandHook:
     output_cap: int = DEFAULT_OUTPUT_CAP
     kill_grace: float = 0.0
     strict_output: bool = False
+    answer_must_be_valid: bool = False
 
     def __attrs_post_init__(self) -> None:
         if (self.command is None) == (self.argv is None):
@@ -222,6 +227,7 @@ class CommandHook:
                 self.working_dir,
                 tuple(sorted(self.env.items())),
                 self.strict_output,
+                self.answer_must_be_valid,
             ),
             timeout_slack=self.kill_grace + DRAIN_TIMEOUT + 1.0,
             strict_output=self.strict_output,
@@ -304,7 +310,7 @@ async def _run_command(
             attrs.evolve(spec, argv=fallback), limiter=c.process_limiter, on_start=c.started
         )
     limit = c.process_limiter.total_tokens if c.process_limiter is not None else None
-    return interpret_process(
+    result = interpret_process(
         c.spec,
         c.dialect,
         proc,
@@ -312,6 +318,7 @@ async def _run_command(
         strict=c.strict_output,
         process_limit=int(limit) if isinstance(limit, int) else None,
     )
+    return invalid_answer_fails(result) if hook.answer_must_be_valid else result
 
 
 _LAUNCH_HINTS = {

@@ -27,6 +27,7 @@ from .._base._diagnostics import Diagnostic, DiagnosticCode, Severity
 from .._base._errors import RegistrationError
 from .._wire._codec import decode_output
 from ._nodes import HandlerNode, HandlerResult, HookCall, OnError, Outcome
+from ._on_failure import invalid_answer_fails
 
 __all__ = ["HttpHook", "HttpResponse", "expand_header", "http_post"]
 
@@ -185,6 +186,9 @@ class HttpHook:
     on_error: OnError | None = None
     async_: bool = False
     if_rule: str | None = None
+    answer_must_be_valid: bool = False
+    """Claude Code's ``onFailure: "block"``: a JSON answer that fails validation is a
+    failure, under ``on_error`` (a body that is no JSON object always is)."""
 
     def __attrs_post_init__(self) -> None:
         parts = urlsplit(self.url)
@@ -233,9 +237,10 @@ class HttpHook:
                     f"HTTP hook {hook.url} answered a body that is not a JSON object", resp.status
                 )
             decoded = decode_output(c.spec.event, obj, dialect=c.dialect)
-            return HandlerResult(
+            result = HandlerResult(
                 exit_code=resp.status, output=decoded.output, diagnostics=decoded.diagnostics
             )
+            return invalid_answer_fails(result) if hook.answer_must_be_valid else result
 
         return HandlerNode(
             name=self.name or self.url,

@@ -432,6 +432,58 @@ def _on_error(entry: Mapping[str, Any], ctx: KindContext, name: str) -> OnError 
     return None
 
 
+_ON_FAILURE_IGNORED_ON = frozenset({"Stop", "SubagentStop", "TaskCompleted", "TeammateIdle"})
+"""Events on which Claude Code ignores ``onFailure`` (their failures never block)."""
+_MCP_ON_FAILURE_IGNORED_ON = _ON_FAILURE_IGNORED_ON | {"Setup", "SessionStart"}
+
+
+def _on_failure(
+    entry: Mapping[str, Any], ctx: KindContext, name: str, kind: str, background: bool
+) -> bool:
+    """Whether the entry's ``onFailure`` (Claude Code 2.1.295+, in the dialects that read
+    it) makes the hook's failures block: ``block``, except where Claude Code ignores it
+    (async hooks; Stop, SubagentStop, TaskCompleted, TeammateIdle; Setup and SessionStart
+    for ``mcp_tool``), which an ``on_failure_ignored`` warning says. A value that is not
+    ``continue`` or ``block`` is an ``invalid_config`` warning and the default,
+    ``continue``, stays; for ``mcp_tool`` Claude Code reads any value but ``continue`` as
+    ``block``, and so does this (with the same warning)."""
+    if "onFailure" not in entry or not ctx.dialect.on_failure:
+        return False
+    value = entry["onFailure"]
+    if value not in ("continue", "block"):
+        shown = json_type_name(value) if not isinstance(value, str) else repr(value)
+        if kind == "mcp_tool":
+            ctx.report(
+                DiagnosticCode.INVALID_CONFIG,
+                f"'onFailure' must be continue or block, got {shown}; read as block (as "
+                "Claude Code reads any value but continue for mcp_tool hooks)",
+                handler=name,
+            )
+            value = "block"
+        else:
+            ctx.report(
+                DiagnosticCode.INVALID_CONFIG,
+                f"'onFailure' must be continue or block, got {shown}; the default, "
+                "continue, is used",
+                handler=name,
+            )
+            return False
+    if value != "block":
+        return False
+    event = getattr(ctx.event, "value", None)
+    ignored = _MCP_ON_FAILURE_IGNORED_ON if kind == "mcp_tool" else _ON_FAILURE_IGNORED_ON
+    why = "for async hooks" if background else f"on {event}" if event in ignored else None
+    if why is None:
+        return True
+    ctx.report(
+        DiagnosticCode.ON_FAILURE_IGNORED,
+        f"'onFailure: block' is ignored {why} (as in Claude Code); a failure of this hook "
+        "does not block",
+        handler=name,
+    )
+    return False
+
+
 def _argv(
     entry: Mapping[str, Any], command: str, ctx: KindContext, name: str
 ) -> tuple[list[str] | None, bool]:
@@ -505,7 +557,7 @@ def command_kind(entry: Mapping[str, Any], ctx: KindContext) -> HandlerNode | No
         )
         return None
     for key in entry:
-        if key not in _COMMAND_KEYS:
+        if key not in _COMMAND_KEYS and not (key == "onFailure" and ctx.dialect.on_failure):
             ctx.report(
                 DiagnosticCode.INVALID_CONFIG,
                 f"unknown field {key!r} in a command handler; ignored",
@@ -565,6 +617,8 @@ def command_kind(entry: Mapping[str, Any], ctx: KindContext) -> HandlerNode | No
     if name is None and argv is not None and "argv" in entry:
         name = command  # Deep Agents Code: 'command' is what the user reads
     shell = _string(entry, "shell", ctx, label)
+    on_error = _on_error(entry, ctx, label)
+    must_answer = _on_failure(entry, ctx, label, "command", async_ or rewake)
     hook = CommandHook(
         command=None if argv is not None else command,
         argv=argv,
@@ -573,13 +627,14 @@ def command_kind(entry: Mapping[str, Any], ctx: KindContext) -> HandlerNode | No
         or _string(entry, "status_message", ctx, label),
         env=_env(entry, ctx, label),
         working_dir=_working_dir(entry, ctx, label),
-        on_error=_on_error(entry, ctx, label),
+        on_error="block" if must_answer else on_error,
         async_=async_,
         async_rewake=rewake,
         shell=shell if argv is None else None,
         name=name,
         if_rule=_string(entry, "if", ctx, label),
         strict_output=strict,
+        answer_must_be_valid=must_answer,
     )
     return hook.to_node()
 
@@ -719,6 +774,10 @@ def http_kind(entry: Mapping[str, Any], ctx: KindContext) -> HandlerNode | None:
         )
         allowed = []
     common = _common(entry, ctx, label)
+    async_ = _flag(entry, "async", ctx, label)
+    must_answer = _on_failure(entry, ctx, label, "http", async_)
+    if must_answer:
+        common["on_error"] = "block"
     return _build(
         "http",
         entry,
@@ -727,7 +786,8 @@ def http_kind(entry: Mapping[str, Any], ctx: KindContext) -> HandlerNode | None:
             url=url,
             headers=dict(headers),
             allowed_env_vars=tuple(allowed),
-            async_=_flag(entry, "async", ctx, label),
+            async_=async_,
+            answer_must_be_valid=must_answer,
             **common,
         ),
     )
@@ -857,12 +917,20 @@ def _mcp_factory(caller: Any) -> KindFactory:
             )
             args = {}
         common = _common(entry, ctx, label)
+        must_answer = _on_failure(entry, ctx, label, "mcp_tool", False)
+        if must_answer:
+            common["on_error"] = "block"
         return _build(
             "mcp_tool",
             entry,
             ctx,
             lambda: McpToolHook(
-                server=server, tool=tool, caller=caller, input=dict(args), **common
+                server=server,
+                tool=tool,
+                caller=caller,
+                input=dict(args),
+                answer_must_be_valid=must_answer,
+                **common,
             ),
         )
 

@@ -22,6 +22,7 @@ from .._base._diagnostics import Diagnostic, DiagnosticCode, Severity
 from .._base._errors import RegistrationError
 from ._command import interpret_process
 from ._nodes import HandlerNode, HandlerResult, HookCall, OnError, Outcome
+from ._on_failure import mcp_answer_fails
 from ._process import ProcessResult
 
 __all__ = ["McpCaller", "McpToolHook", "substitute_paths"]
@@ -103,6 +104,10 @@ class McpToolHook:
     on_error: OnError | None = None
     if_rule: str | None = None
     status_message: str | None = None
+    answer_must_be_valid: bool = False
+    """Claude Code's ``onFailure: "block"``: the tool must answer hook JSON, ``{}`` or
+    nothing; anything else is a failure, under ``on_error``
+    (:func:`~agent_hooks._handlers._on_failure.mcp_answer_fails`)."""
 
     def __attrs_post_init__(self) -> None:
         if not self.server or not self.tool:
@@ -142,7 +147,10 @@ class McpToolHook:
                 launch_error=None,
                 duration=0.0,
             )
-            return interpret_process(c.spec, c.dialect, as_stdout, name=hook.name or hook.tool)
+            read = interpret_process(c.spec, c.dialect, as_stdout, name=hook.name or hook.tool)
+            if hook.answer_must_be_valid:
+                return mcp_answer_fails(c.spec.event, result, text, read)
+            return read
 
         return HandlerNode(
             name=self.name or f"mcp {self.server}/{self.tool}",

@@ -112,6 +112,11 @@ class Dialect:
     loop_cap: int | None = None
     """Automatic continuations the harness allows in a row (Copilot's 8 ``agentStop``
     blocks; Cursor's default ``loop_limit``, 5); ``None``: not the harness's concern."""
+    on_failure: bool = False
+    """Hook entries may carry Claude Code's ``onFailure`` (2.1.295 and later): ``block``
+    makes a failure of the ``command``, ``http`` or ``mcp_tool`` hook block, as exit 2
+    would (Claude Code and the harnesses that read its file format); elsewhere the key
+    is unknown."""
 
 
 CLAUDE = Dialect(
@@ -120,6 +125,7 @@ CLAUDE = Dialect(
     exit2_ignored=frozenset({HookEvent.PERMISSION_REQUEST}),
     failure_blocks=frozenset({HookEvent.WORKTREE_CREATE}),
     output_cap=10_000,
+    on_failure=True,
 )
 """Claude Code and the Claude Agent SDK (the default)."""
 DEEPAGENTS = Dialect(
@@ -573,6 +579,7 @@ FACTORY = Dialect(
     native=FACTORY_WIRE,
     default_timeout=60.0,
     tool_matcher_aliases={**_as_aliases(FACTORY_WIRE), "ApplyPatch": ("Write", "Edit")},
+    on_failure=True,
 )
 """Factory Droid (``.factory/hooks.json``; Claude Code's protocol, ``Execute``/``Create``)."""
 QWEN = Dialect(
@@ -584,6 +591,7 @@ QWEN = Dialect(
     default_timeout=60.0,
     timeout_unit=0.001,
     tool_matcher_aliases=_as_aliases(QWEN_WIRE),
+    on_failure=True,
 )
 """Qwen Code (``.qwen/settings.json``; Claude Code's events, Qwen tool ids, milliseconds)."""
 AUGMENT = Dialect(
@@ -596,6 +604,7 @@ AUGMENT = Dialect(
     default_timeout=60.0,
     timeout_unit=0.001,
     tool_matcher_aliases=_as_aliases(AUGMENT_WIRE),
+    on_failure=True,
 )
 """Augment Code / Auggie (``.augment/settings.json``; milliseconds, kebab-case tools)."""
 GOOSE = Dialect(
@@ -604,13 +613,14 @@ GOOSE = Dialect(
     native=GOOSE_WIRE,
     default_timeout=30.0,
     tool_matcher_aliases=_as_aliases(GOOSE_WIRE),
+    on_failure=True,
 )
 """Goose (plugin ``hooks/hooks.json``; ``event`` key, ``{"decision": "block"}``)."""
-OPENHANDS = Dialect(name="openhands", wire="claude")
+OPENHANDS = Dialect(name="openhands", wire="claude", on_failure=True)
 """OpenHands (``.openhands/hooks.json``; Claude Code's protocol unchanged)."""
-TRAE = Dialect(name="trae", wire="claude", default_timeout=30.0)
+TRAE = Dialect(name="trae", wire="claude", default_timeout=30.0, on_failure=True)
 """Trae (``.trae/hooks.json``; Claude Code's protocol, ``version``, ``loop_limit``)."""
-QODER = Dialect(name="qoder", wire="claude")
+QODER = Dialect(name="qoder", wire="claude", on_failure=True)
 """Qoder (``.qoder/settings.json``; Claude Code's protocol unchanged)."""
 
 WINDSURF = Dialect(

@@ -1,5 +1,5 @@
-"""Bad answers from callbacks: a wrong type, unknown keys or invalid values give a
-diagnostic and no decision from that callback; the dispatch and the other handlers
+"""Bad answers from callbacks: a wrong type or invalid values give a diagnostic and no
+decision from that callback (unknown keys are left out with a warning); the dispatch and the other handlers
 carry on.
 """
 
@@ -89,15 +89,19 @@ async def test_an_answer_of_the_wrong_type_is_rejected(answer: Any, sdk: bool) -
     assert "PreToolUseOutput" in message
 
 
-async def test_unknown_keys_make_the_answer_invalid() -> None:
+async def test_unknown_keys_are_dropped_and_the_decision_stands() -> None:
+    """An unknown key never weakens a decision (issue 27, item 8): it is left out with a
+    warning, as Claude Code strips it (tests/test_answer_unknown_keys.py)."""
     answer = {
         "permisionDecision": "deny",
         "hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny"},
     }
     decision = await run_with(answer, sdk=True)
-    assert_no_decision_from_bad(decision)
-    assert codes(decision) == [DiagnosticCode.UNKNOWN_FIELD, DiagnosticCode.INVALID_OUTPUT]
+    assert decision.blocked and decision.output.permission_decision == "deny"
+    assert codes(decision) == [DiagnosticCode.UNKNOWN_FIELD]
     assert "permisionDecision" in decision.diagnostics[0].message
+    assert decision.diagnostics[0].severity is Severity.WARNING
+    assert decision.output.extra == {}
 
 
 @pytest.mark.parametrize(
@@ -155,7 +159,7 @@ async def test_nested_values_are_checked_too() -> None:
 
 
 async def test_an_invalid_answer_is_a_failure_under_the_handlers_policy() -> None:
-    decision = await run_with({"bogus": True}, sdk=True, on_error="block")
+    decision = await run_with({"continue": "no"}, sdk=True, on_error="block")
     assert decision.blocked
     assert decision.reason is not None and "invalid answer" in decision.reason
 

@@ -353,7 +353,6 @@ async def test_every_diagnostic_names_its_handler_and_source() -> None:
         decision = await session.dispatch(bash())
     assert {(d.code, d.handler, d.source) for d in decision.diagnostics} == {
         (DiagnosticCode.UNKNOWN_FIELD, "bad-keys", "app"),
-        (DiagnosticCode.INVALID_OUTPUT, "bad-keys", "app"),
         (DiagnosticCode.HANDLER_ERROR, "raiser", "plugin"),
         (DiagnosticCode.OVERRIDDEN, "rw2", "plugin"),
     }

@@ -134,18 +134,25 @@ _INVALID_ANSWER = frozenset(
     {
         DiagnosticCode.WRONG_TYPE,
         DiagnosticCode.INVALID_VALUE,
-        DiagnosticCode.UNKNOWN_FIELD,
         DiagnosticCode.NOT_OBJECT,
         DiagnosticCode.MISMATCHED_OUTPUT,
         DiagnosticCode.INVALID_OUTPUT,
     }
 )
 """Diagnostics that make a callback's answer invalid: it then holds no decision at all
-(command output stays lenient: its valid siblings are kept)."""
+and the callback failed, under its failure policy (command output stays lenient: its
+valid siblings are kept). Unknown keys are not among them: they are left out with a
+warning and the rest of the answer stands, as Claude Code strips them, so that an extra
+or misspelt key never weakens a decision."""
 
 
-def _invalid(name: str, diags: tuple[Diagnostic, ...]) -> HandlerResult:
-    message = f"{name} returned an invalid answer; it holds no decision"
+def _invalid(name: str, diags: tuple[Diagnostic, ...], why: str | None = None) -> HandlerResult:
+    """The failure of a callback whose answer is invalid; ``why`` (else the diagnostics
+    that made it so) says what could not be read."""
+    if why is None:
+        why = "; ".join(d.message for d in diags if d.code in _INVALID_ANSWER) or None
+    message = f"{name} returned an invalid answer" + (f" ({why})" if why else "")
+    message += "; it holds no decision"
     return HandlerResult(
         outcome=Outcome.ERROR,
         diagnostics=(
@@ -173,7 +180,7 @@ def _interpret(call: HookCall, answer: Any, name: str) -> HandlerResult:
             return _invalid(name, diags)
         return HandlerResult(output=output, diagnostics=diags)
     if isinstance(answer, dict):
-        decoded = decode_output(spec.event, answer, dialect="claude")
+        decoded = decode_output(spec.event, answer, dialect="claude", unknown_keys="drop")
         if decoded.is_async:
             return HandlerResult(
                 is_async=True,
@@ -186,8 +193,10 @@ def _interpret(call: HookCall, answer: Any, name: str) -> HandlerResult:
                     ),
                 ),
             )
-        if decoded.diagnostics and any(d.code in _INVALID_ANSWER for d in decoded.diagnostics):
-            return _invalid(name, decoded.diagnostics)
+        if decoded.unreadable is not None or any(
+            d.code in _INVALID_ANSWER for d in decoded.diagnostics
+        ):
+            return _invalid(name, decoded.diagnostics, decoded.unreadable)
         return HandlerResult(output=decoded.output, diagnostics=decoded.diagnostics)
     return _error(
         f"{name} returned {type(answer).__name__}; expected a dict, "

@@ -20,14 +20,14 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Callable, Mapping
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Literal, TypeVar
 
 import attrs
 
 from .._base._diagnostics import Diagnostic, DiagnosticCode, Severity
 from .._base._errors import InvalidPayloadError
 from .._events._capabilities import CAPABILITIES, EventSpec, spec_for
-from .._events._model import HookInput, HookOutput, PayloadOrigin
+from .._events._model import HookInput, HookOutput, Merge, PayloadOrigin
 from .._events._names import HookEvent
 from .._events._untyped import UntypedEvent, UntypedInput, resolve_event
 from ._dialects import Dialect, WireFormat, get_dialect
@@ -428,6 +428,13 @@ class DecodedOutput(Generic[O]):
     is_async: bool = False
     async_timeout: float | None = None
     """Seconds (converted from ``asyncTimeout`` milliseconds)."""
+    unreadable: str | None = None
+    """Why the answer could not be read whole where a decision may have been (``None``:
+    it could): text that does not parse, JSON that is not an object, a
+    ``hookSpecificOutput`` that is not an object or names another event, a decision
+    field (``permissionDecision``, ``decision``, ``continue``, ...) of the wrong type
+    or value or in the wrong place. The lenient ``output`` ignores those pieces; a
+    handler on an event that can block counts such an answer as its failure."""
 
 
 @attrs.frozen
@@ -476,6 +483,15 @@ def _diag(
     code: DiagnosticCode, message: str, location: str, severity: Severity = Severity.WARNING
 ) -> Diagnostic:
     return Diagnostic(code=code, message=message, location=location, severity=severity)
+
+
+_DECIDING = frozenset({Merge.RANK, Merge.ALL})
+"""Merge rules of the fields that decide (a verdict, ``continue``): one of them that
+cannot be read makes the whole answer unreadable (:attr:`DecodedOutput.unreadable`)."""
+
+
+def _decides(fc: FieldCodec) -> bool:
+    return fc.info.merge in _DECIDING
 
 
 def _legacy_pre_tool_use(obj: dict[str, Any], diags: list[Diagnostic]) -> dict[str, Any]:
@@ -587,6 +603,7 @@ def decode_output(
     data: bytes | str | Mapping[str, Any] | object,
     *,
     dialect: Dialect | WireFormat | str = "claude",
+    unknown_keys: Literal["pass", "drop"] = "pass",
 ) -> DecodedOutput[HookOutput]:
     """Decode a handler's answer for ``event``. Never raises on bad answers.
 
@@ -600,16 +617,25 @@ def decode_output(
     ``hookEventName`` of another event each produce a diagnostic and are ignored;
     valid siblings stay. Keys no event knows are kept (``extra``, ``extra_specific``)
     and passed on to the harness, with an ``unknown_field`` note, unless they are keys
-    of the event's payload (a hook that echoed its input). An event this version does
-    not type is read with :class:`~agent_hooks.UntypedOutput`.
+    of the event's payload (a hook that echoed its input); with ``unknown_keys="drop"``
+    (Python callbacks) they are left out with an ``unknown_field`` warning, as Claude
+    Code strips them. An unknown key never weakens a decision: the rest of the answer
+    is read as if it were not there. An event this version does not type is read with
+    :class:`~agent_hooks.UntypedOutput`.
+
+    What could not be read where a decision may have been is summed up in
+    :attr:`DecodedOutput.unreadable`.
     """
     ev = resolve_event(event)
     spec = spec_for(ev)
     wire = _wire_of(dialect)
     diags: list[Diagnostic] = []
+    lost: list[Diagnostic] = []  # the diagnostics of pieces that may have held a decision
     obj = _parse_answer(data, diags)
     if obj is _NO_ANSWER:
-        return DecodedOutput(output=None, diagnostics=tuple(diags))
+        return DecodedOutput(
+            output=None, diagnostics=tuple(diags), unreadable=_summary(diags) if diags else None
+        )
     if not isinstance(obj, dict):
         diags.append(
             _diag(
@@ -618,26 +644,30 @@ def decode_output(
                 "$",
             )
         )
-        return DecodedOutput(output=None, diagnostics=tuple(diags))
+        return DecodedOutput(output=None, diagnostics=tuple(diags), unreadable=_summary(diags))
     native = _native_event(dialect, ev)
     if native is not None:
         assert isinstance(dialect, Dialect) and dialect.native is not None
         obj = answer_from_native(obj, dialect.native, native)
     adapter = _ADAPTERS.get(ev) if isinstance(ev, HookEvent) else None
     if adapter is not None:
+        before = len(diags)
         obj = adapter(obj, diags)
+        # (an adapter's invalid value is a decision written in a legacy form)
+        lost.extend(d for d in diags[before:] if d.code is DiagnosticCode.INVALID_VALUE)
+    read = _Reading(spec=spec, honoured=spec.honoured_fields, wire=wire, diags=diags, lost=lost)
+    drop_unknown = unknown_keys == "drop"
     cls = spec.output_type
     index = _index(cls)
-    honoured = spec.honoured_fields
     values: dict[str, Any] = {}
     kept: dict[str, Any] = {}
     is_async = False
     async_timeout: float | None = None
     for key, value in obj.items():
         if key in index.top:
-            _set(spec, honoured, index.top[key], value, values, diags, "$", key, wire)
+            _set(read, index.top[key], value, values, "$", key)
         elif key in _SPECIFIC_KEYS:
-            _decode_specific(spec, honoured, value, index, values, diags, f"$.{key}", wire)
+            _decode_specific(read, value, index, values, f"$.{key}", drop_unknown)
         elif key in _ASYNC_KEYS:
             if isinstance(value, bool):
                 is_async = value
@@ -660,7 +690,7 @@ def decode_output(
                         f"$.{key}",
                     )
                 )
-        elif _unknown(spec, key, f"$.{key}", diags, top_level=True, index=index):
+        elif _unknown(read, key, f"$.{key}", top_level=True, index=index, drop=drop_unknown):
             kept[key] = value
     if kept:
         values["extra"] = kept
@@ -668,10 +698,36 @@ def decode_output(
         output = cls(**values)
     except (TypeError, ValueError) as exc:  # a class-level invariant; keep the answer out
         diags.append(_diag(DiagnosticCode.INVALID_OUTPUT, f"output rejected: {exc}", "$"))
-        return DecodedOutput(output=None, diagnostics=tuple(diags))
+        return DecodedOutput(output=None, diagnostics=tuple(diags), unreadable=_summary(diags[-1:]))
     return DecodedOutput(
-        output=output, diagnostics=tuple(diags), is_async=is_async, async_timeout=async_timeout
+        output=output,
+        diagnostics=tuple(diags),
+        is_async=is_async,
+        async_timeout=async_timeout,
+        unreadable=_summary(lost) if lost else None,
     )
+
+
+@attrs.frozen
+class _Reading:
+    """What reading one answer needs throughout: its event, what the event honours, the
+    wire format, and where problems go (``lost``: those that may have hidden a decision)."""
+
+    spec: EventSpec
+    honoured: frozenset[str]
+    wire: WireFormat
+    diags: list[Diagnostic]
+    lost: list[Diagnostic]
+
+    def problem(self, diag: Diagnostic, *, decisive: bool) -> None:
+        self.diags.append(diag)
+        if decisive:
+            self.lost.append(diag)
+
+
+def _summary(diags: list[Diagnostic]) -> str:
+    """The messages of ``diags``, with where each was, for a failure's reason."""
+    return "; ".join(f"{d.location}: {d.message}" if d.location else d.message for d in diags)
 
 
 def foreign_keys(
@@ -710,40 +766,47 @@ def foreign_keys(
 
 
 def _decode_specific(
-    spec: EventSpec,
-    honoured: frozenset[str],
+    read: _Reading,
     block: Any,
     index: _OutputIndex,
     values: dict[str, Any],
-    diags: list[Diagnostic],
     path: str,
-    wire: WireFormat,
+    drop_unknown: bool,
 ) -> None:
+    spec = read.spec
     if block is None:
         return
     if not isinstance(block, dict):
-        diags.append(_diag(DiagnosticCode.WRONG_TYPE, "hookSpecificOutput must be an object", path))
+        read.problem(
+            _diag(
+                DiagnosticCode.WRONG_TYPE,
+                f"hookSpecificOutput must be an object, got {json_type_name(block)}",
+                path,
+            ),
+            decisive=True,
+        )
         return
     for key in _EVENT_NAME_KEYS:
         if key in block:
             named = block[key]
             if not _same_event(named, spec.event):
-                diags.append(
+                read.problem(
                     _diag(
                         DiagnosticCode.MISMATCHED_OUTPUT,
                         f"hookSpecificOutput is for {short_repr(named)}, not {spec.event.value}; "
                         "its fields were ignored",
                         f"{path}.{key}",
-                    )
+                    ),
+                    decisive=True,
                 )
                 return
     kept: dict[str, Any] = {}
     for key, value in block.items():
         if key in index.specific:
-            _set(spec, honoured, index.specific[key], value, values, diags, path, key, wire)
+            _set(read, index.specific[key], value, values, path, key)
         elif key in _EVENT_NAME_KEYS:
             continue
-        elif _unknown(spec, key, f"{path}.{key}", diags, top_level=False, index=index):
+        elif _unknown(read, key, f"{path}.{key}", top_level=False, index=index, drop=drop_unknown):
             kept[key] = value
     if kept:
         values["extra_specific"] = {**values.get("extra_specific", {}), **kept}
@@ -764,20 +827,18 @@ def _same_event(named: object, event: HookEvent | UntypedEvent) -> bool:
 
 
 def _set(
-    spec: EventSpec,
-    honoured: frozenset[str],
+    read: _Reading,
     fc: FieldCodec,
     value: Any,
     values: dict[str, Any],
-    diags: list[Diagnostic],
     parent: str,
     key: str,
-    wire: WireFormat,
 ) -> None:
     """Convert one known field's value into ``values`` (at ``parent.key`` of the answer),
     or say with a diagnostic why it is left out."""
+    spec, diags = read.spec, read.diags
     name = fc.name
-    if name not in honoured:
+    if name not in read.honoured:
         diags.append(
             _diag(
                 DiagnosticCode.UNSUPPORTED_FIELD,
@@ -796,30 +857,39 @@ def _set(
         )
         return
     try:
-        values[name] = convert(fc.type, value, wire=wire, output=True)
+        values[name] = convert(fc.type, value, wire=read.wire, output=True)
     except WireBadValue as exc:
         code = DiagnosticCode.INVALID_VALUE if exc.invalid_value else DiagnosticCode.WRONG_TYPE
-        diags.append(_diag(code, f"{fc.key('claude')!r} ignored: {exc}", f"{parent}.{key}"))
+        read.problem(
+            _diag(code, f"{fc.key('claude')!r} ignored: {exc}", f"{parent}.{key}"),
+            decisive=_decides(fc),
+        )
 
 
 def _unknown(
-    spec: EventSpec,
+    read: _Reading,
     key: str,
     path: str,
-    diags: list[Diagnostic],
     *,
     top_level: bool,
     index: _OutputIndex,
+    drop: bool = False,
 ) -> bool:
     """Report a key the answer class does not read; ``True`` when it is kept and passed
-    on (a key no event knows, that is not a key of the event's payload)."""
+    on (a key no event knows, that is not a key of the event's payload, unless ``drop``).
+    A decision field of the event in the wrong place is a piece that may have held a
+    decision."""
+    spec = read.spec
     keep = False
+    misplaced: FieldCodec | None = None
     if top_level and key in index.specific:
         message = f"{key!r} belongs inside hookSpecificOutput; ignored"
         code = DiagnosticCode.UNSUPPORTED_FIELD
+        misplaced = index.specific[key]
     elif not top_level and key in index.top:
         message = f"{key!r} belongs at the top level, not inside hookSpecificOutput; ignored"
         code = DiagnosticCode.UNSUPPORTED_FIELD
+        misplaced = index.top[key]
     elif key in _all_output_keys():
         owners = ", ".join(_all_output_keys()[key][:4])
         message = f"{key!r} is not a {spec.event.value} field (it belongs to {owners}); ignored"
@@ -827,11 +897,17 @@ def _unknown(
     elif key in _payload_keys(spec.input_type)[1]:
         message = f"{key!r} is a key of the {spec.event.value} payload, not of an answer; ignored"
         code = DiagnosticCode.UNKNOWN_FIELD
+    elif drop:
+        message = f"unknown output key {key!r}; ignored (the rest of the answer stands)"
+        code = DiagnosticCode.UNKNOWN_FIELD
     else:
         message = f"unknown output key {key!r}; passed on to the harness as it came"
         code = DiagnosticCode.UNKNOWN_FIELD
         keep = True
-    diags.append(_diag(code, message, path, Severity.INFO if keep else Severity.WARNING))
+    decisive = misplaced is not None and _decides(misplaced) and misplaced.name in read.honoured
+    read.problem(
+        _diag(code, message, path, Severity.INFO if keep else Severity.WARNING), decisive=decisive
+    )
     return keep
 
 

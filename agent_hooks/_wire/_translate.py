@@ -514,6 +514,10 @@ def answer_to_native(
     return answer, diags
 
 
+_VERDICTS = frozenset({"allow", "deny", "ask", "defer", "block"})
+"""The canonical verdicts a native decision value maps to (anything else is not one)."""
+
+
 def answer_from_native(
     obj: Mapping[str, Any], wire: NativeWire, native: NativeEvent
 ) -> dict[str, Any]:
@@ -550,11 +554,16 @@ def answer_from_native(
         if isinstance(value, str) and reason is None:
             reason = value
     verdict = None
+    unreadable: Any = None
     if keys.decision:
         raw = take(keys.decision)
         if isinstance(raw, str):
             inverse = {n: c for c, n in keys.decision_values.items() if c != "block"}
             verdict = inverse.get(raw, {"block": "deny", "approve": "allow"}.get(raw, raw))
+        if raw is not None and verdict not in _VERDICTS:
+            # ("Deny", 1): handed on where the codec reads a decision, which refuses it and
+            # says so, rather than dropped here as if the hook had not decided
+            unreadable, verdict = raw, None
     if keys.followup:
         follow = take(keys.followup)
         if isinstance(follow, str) and follow:
@@ -562,6 +571,8 @@ def answer_from_native(
     flag = rest.pop(keys.block_flag, None) if keys.block_flag is not None else None
     if flag is True:
         verdict = "deny"
+    elif flag is not None and flag is not False and unreadable is None:
+        unreadable = flag
     if keys.block_as_continue_false and rest.get(keys.continue_key or "continue") is False:
         rest.pop(keys.continue_key or "continue")
         out["decision"] = "block"
@@ -593,6 +604,13 @@ def answer_from_native(
             out["decision"] = "block"
             if reason:
                 out["reason"] = reason
+    if unreadable is not None and verdict is None:
+        if native.event == "PermissionRequest":
+            specific["decision"] = {"behavior": unreadable}
+        elif native.event == "PreToolUse":
+            specific["permissionDecision"] = unreadable
+        else:
+            out.setdefault("decision", unreadable)
     if updated is not None:
         specific["updatedInput"] = updated
     if context is not None:

@@ -164,3 +164,23 @@ def test_a_link_whose_target_is_gone_is_an_error(tmp_path: Path, env: dict[str, 
     )
     assert discovered.returncode == 2, discovered.stderr
     assert "symbolic link" in discovered.stderr
+
+
+def test_trusting_a_project_grants_its_links_where_they_point(
+    tmp_path: Path, env: dict[str, str]
+) -> None:
+    ran = tmp_path / "ran"
+    untrusted = project(tmp_path / "other", ran)
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    (repo / ".claude").mkdir()
+    (repo / ".claude" / "settings.json").symlink_to(untrusted)
+    assert not run(env, repo / ".claude" / "settings.json", repo).returncode
+    assert not ran.exists()
+    # `trust --project-dir repo` lists the linked file and grants it in its own project,
+    # where the loaders look for the grant
+    trust(env, repo)
+    store = json.loads((tmp_path / "state" / "agent_hooks" / "trust.json").read_text())
+    assert list(store["projects"]) == [os.path.realpath(tmp_path / "other")]
+    assert run(env, repo / ".claude" / "settings.json", repo).returncode == 0
+    assert ran.read_text() == "ran\n"

@@ -469,10 +469,14 @@ def _trust(args: argparse.Namespace) -> int:
         return 0
     # Each file is trusted for the project it belongs to, as the loaders decide it: the
     # project directory for its own files, else the project around the file (a
-    # --config file in another repository is that repository's file).
-    roots: dict[str, list[str]] = {
-        project: [os.path.join(project, rel) for rel in project_hook_files(project)]
-    }
+    # --config file in another repository is that repository's file, and so is a link
+    # of this project into another repository).
+    roots: dict[str, list[str]] = {project: []}
+    for rel in project_hook_files(project):
+        path = os.path.join(project, rel)
+        owner = file_project(path, project)
+        key = project if owner is None or owner == project else os.path.abspath(owner)
+        roots.setdefault(key, []).append(path)
     for extra in args.config:
         root = file_project(extra, project)
         if root is None:

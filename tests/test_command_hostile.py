@@ -386,22 +386,25 @@ async def test_invalid_utf8(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("stdout", "code"),
     [
-        ("[" + deny_json() + "]", DiagnosticCode.PLAIN_STDOUT_IGNORED),
+        ("[" + deny_json() + "]", DiagnosticCode.UNREADABLE_ANSWER),
         ("null", DiagnosticCode.PLAIN_STDOUT_IGNORED),
         ('"deny"', DiagnosticCode.PLAIN_STDOUT_IGNORED),
         ("42", DiagnosticCode.PLAIN_STDOUT_IGNORED),
-        (deny_json()[:-5], DiagnosticCode.MALFORMED_JSON),  # truncated
-        (deny_json() + " trailing garbage", DiagnosticCode.MALFORMED_JSON),
-        (deny_json() + deny_json(), DiagnosticCode.MALFORMED_JSON),  # two objects
-        (deny_json() + "\n" + deny_json(), DiagnosticCode.MALFORMED_JSON),
+        (deny_json()[:-5], DiagnosticCode.UNREADABLE_ANSWER),  # truncated
+        (deny_json() + " trailing garbage", DiagnosticCode.UNREADABLE_ANSWER),
+        (deny_json() + deny_json(), DiagnosticCode.UNREADABLE_ANSWER),  # two objects
+        (deny_json() + "\n" + deny_json(), DiagnosticCode.UNREADABLE_ANSWER),
     ],
     ids=["array", "null", "string", "number", "truncated", "garbage", "two", "two-lines"],
 )
 async def test_not_one_json_object(tmp_path: Path, stdout: str, code: DiagnosticCode) -> None:
+    """What looked like a JSON answer and is not one is a failure of the hook under its
+    policy (``warn`` here: nothing blocks); a JSON scalar is plain text."""
     hook = sh(f"printf '%s' {shlex.quote(stdout)}")
     d = await dispatch(hook, bash_call(), tmp_path)
     r = only(d)
-    assert r.outcome is Outcome.OK
+    failed = code is DiagnosticCode.UNREADABLE_ANSWER
+    assert r.outcome is (Outcome.ERROR if failed else Outcome.OK)
     assert r.output is None
     assert not d.blocked  # the deny inside never counts
     assert code in codes(r)

@@ -674,9 +674,11 @@ async def test_plain_stdout_of_worktree_create_is_the_path(tmp_path: Path) -> No
 
 
 async def test_malformed_json_is_plain_text_with_a_diagnostic(tmp_path: Path) -> None:
+    """On an event that can block it is also a failure of the hook (``warn`` by default:
+    the text still counts, as Claude Code reads it; tests/test_fail_closed_unreadable.py)."""
     d = await dispatch(echo('{"additionalContext": '), prompt(), tmp_path)
     assert d.context == '{"additionalContext":'
-    assert DiagnosticCode.MALFORMED_JSON in codes(d)
+    assert DiagnosticCode.UNREADABLE_ANSWER in codes(d)
 
 
 async def test_json_with_unknown_and_wrong_fields_is_read_leniently(tmp_path: Path) -> None:

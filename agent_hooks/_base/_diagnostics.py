@@ -78,6 +78,11 @@ class DiagnosticCode(str, enum.Enum):
     """A callback returned something that is not an output for its event."""
     PLAIN_STDOUT_IGNORED = "plain_stdout_ignored"
     """Plain (non-JSON) stdout on an event where it does not become context."""
+    UNREADABLE_ANSWER = "unreadable_answer"
+    """An answer on an event that can block could not be read whole where a decision may
+    have been (JSON that does not parse or is not an object, a decision of the wrong type
+    or value, ``hookSpecificOutput`` of another event): the hook failed, under its failure
+    policy (``warn``: read as the harness reads it; ``block``, ``--fail-closed``: blocks)."""
 
     # -- handlers --
     HANDLER_ERROR = "handler_error"

@@ -344,7 +344,7 @@ def _json_answer(
         return None
     try:
         obj = json.loads(stripped)
-    except ValueError:
+    except (ValueError, RecursionError):  # (nested deeper than the parser goes)
         return None
     if not isinstance(obj, dict):
         return None
@@ -468,6 +468,51 @@ def interpret_process(
     return _exit_other(spec, dialect, proc, stdout, stderr, diags)
 
 
+def _unreadable_text(stdout: str) -> str | None:
+    """Why exit-0 stdout that is meant as a JSON answer cannot be read as one (``None``:
+    it is one JSON object, or plain text): text starting with ``{`` (after a byte order
+    mark) that is not exactly one JSON object, or a JSON array."""
+    stripped = stdout.strip()
+    bom = stripped.startswith("\ufeff")
+    if bom:
+        stripped = stripped[1:].lstrip()
+    if stripped.startswith("["):
+        try:
+            json.loads(stripped)
+        except (ValueError, RecursionError):
+            return None  # plain text that happens to start with "["
+        return "stdout is a JSON array, not an object"
+    if not stripped.startswith("{"):
+        return None
+    if bom:
+        return "stdout starts with a byte order mark before its JSON"
+    try:
+        json.loads(stripped)
+    except RecursionError:
+        return "stdout is JSON nested too deeply to read"
+    except ValueError as exc:
+        return f"stdout starts with '{{' but is not one JSON object ({exc})"
+    return None
+
+
+def _unreadable_answer(
+    why: str, output: HookOutput | None, diags: list[Diagnostic]
+) -> HandlerResult:
+    """Exit 0 with an answer that cannot be read whole on an event that can block: a
+    failure of the hook (its failure policy decides), whose ``output`` is what a lenient
+    reading made of it (what the harness itself reads), kept when the policy lets the
+    failure through."""
+    message = f"its answer could not be read: {why}"
+    diags.append(
+        Diagnostic(
+            code=DiagnosticCode.UNREADABLE_ANSWER, message=message, severity=Severity.WARNING
+        )
+    )
+    return HandlerResult(
+        outcome=Outcome.ERROR, exit_code=0, output=output, diagnostics=tuple(diags), reason=message
+    )
+
+
 def _exit_zero(
     spec: EventSpec, dialect: Dialect, stdout: str, diags: list[Diagnostic]
 ) -> HandlerResult:
@@ -476,8 +521,11 @@ def _exit_zero(
     decoded = _json_answer(spec, dialect, stdout)
     if decoded is not None:
         diags.extend(decoded.diagnostics)
+        if decoded.unreadable is not None and spec.can_block:
+            return _unreadable_answer(decoded.unreadable, decoded.output, diags)
         return HandlerResult(exit_code=0, output=decoded.output, diagnostics=tuple(diags))
-    if stdout.lstrip().startswith("{"):
+    why = _unreadable_text(stdout) if spec.can_block else None
+    if why is None and stdout.lstrip().startswith("{"):
         diags.append(
             Diagnostic(
                 code=DiagnosticCode.MALFORMED_JSON,
@@ -488,9 +536,12 @@ def _exit_zero(
     target = spec.docker_plain_stdout if dialect.wire == "docker" else spec.plain_stdout
     text = stdout.strip()
     if target is not None:
-        return HandlerResult(
-            exit_code=0, output=_plain_output(spec, target, text), diagnostics=tuple(diags)
-        )
+        plain = _plain_output(spec, target, text)
+        if why is not None:
+            return _unreadable_answer(why, plain, diags)
+        return HandlerResult(exit_code=0, output=plain, diagnostics=tuple(diags))
+    if why is not None:
+        return _unreadable_answer(why, None, diags)
     diags.append(
         Diagnostic(
             code=DiagnosticCode.PLAIN_STDOUT_IGNORED,
@@ -638,7 +689,11 @@ def _exit_other(
     code = proc.returncode
     if dialect.nonzero_json_decides and spec.event not in dialect.failure_blocks:
         decoded = _json_answer(spec, dialect, stdout)
-        if decoded is not None and decoded.output is not None:
+        if (
+            decoded is not None
+            and decoded.output is not None
+            and not (decoded.unreadable is not None and spec.can_block)
+        ):
             diags.extend(decoded.diagnostics)
             return HandlerResult(exit_code=code, output=decoded.output, diagnostics=tuple(diags))
     blocked = _dialect_block(spec, dialect, code, stdout, stderr)

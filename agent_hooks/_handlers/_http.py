@@ -237,6 +237,21 @@ class HttpHook:
                     f"HTTP hook {hook.url} answered a body that is not a JSON object", resp.status
                 )
             decoded = decode_output(c.spec.event, obj, dialect=c.dialect)
+            if decoded.unreadable is not None and c.spec.can_block:
+                # a decision that cannot be read is a failure, under the hook's policy
+                message = f"HTTP hook {hook.url} answered what cannot be read: {decoded.unreadable}"
+                note = Diagnostic(
+                    code=DiagnosticCode.UNREADABLE_ANSWER,
+                    message=message,
+                    severity=Severity.WARNING,
+                )
+                return HandlerResult(
+                    outcome=Outcome.ERROR,
+                    exit_code=resp.status,
+                    output=decoded.output,
+                    diagnostics=(*decoded.diagnostics, note),
+                    reason=message,
+                )
             result = HandlerResult(
                 exit_code=resp.status, output=decoded.output, diagnostics=decoded.diagnostics
             )

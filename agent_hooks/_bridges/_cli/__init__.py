@@ -45,6 +45,7 @@ COMMANDS: Mapping[str, str] = {
     "uninstall": "agent_hooks._bridges._cli._install",
     "payload": "agent_hooks._bridges._cli._payload_cmd",
     "daemon": "agent_hooks._bridges._cli._daemon",
+    "doctor": "agent_hooks._bridges._cli._doctor",
 }
 """Every command name -> the module that registers it, in the order ``--help``
 lists them."""

@@ -1,0 +1,634 @@
+"""``agent-hooks doctor``: prove that every installed guard runs, and blocks.
+
+``doctor [--harness NAME] [--project-dir DIR] [--home DIR] [--json] [--timeout S]``
+looks at every harness ``install`` knows (:data:`~._install.HARNESSES`) that is on
+this machine (its executable on PATH, or a hook file of it in the project or the user
+scope), and for each entry that calls agent-hooks (:func:`~._install.find_entries`;
+Cline's scripts by their ``exec`` line):
+
+* **the command as the harness runs it**: through its shell (``sh -c``; ``bash -c``
+  for Copilot's ``bash`` key; Cline's script itself), in the project directory, with
+  this PATH and the harness's ``$..._PROJECT_DIR`` set; the program as PATH resolves
+  it (:func:`~._install.resolves`), and whether that is a virtualenv's ``bin`` (a
+  harness started from another shell may not have it on PATH);
+* **a real run** of exactly that command, bounded by ``--timeout`` (default the
+  entry's own timeout, at most 30 seconds), on a synthetic payload of the harness's
+  dialect (:func:`agent_hooks.testing.payload`) that a guard should block: a ``Bash``
+  call of ``rm -rf /`` on tool events, that prompt on prompt events; the default
+  payload on other events;
+* **the answer read as the harness reads it**: exit 2 is a block (Cline reads no exit
+  status); exit 0 is the JSON answer decoded in the harness's dialect
+  (:func:`~agent_hooks._wire._codec.decode_output`; Windsurf reads the exit status
+  only); a command that is not found (126, 127), times out, exits otherwise, dies of a
+  signal or answers unreadably has *failed*;
+* **the trust state** of the ``--config`` files it names (an untrusted file is skipped
+  by the run: the guard does not run), and whether the entry carries the harness's
+  fail-closed switch (:attr:`~._install.Harness.fail_closed`).
+
+Also the resident server (``agent-hooks daemon status``) and the harness's version
+against :data:`TESTED_VERSIONS`.
+
+Each entry gets a verdict: ``ok`` (blocked, or ran and answered on a non-guard
+event); ``warning`` (a guard event answered *allow* to the synthetic block payload:
+the configured hooks may legitimately allow it, so this does not fail; or a program
+found through a virtualenv's ``bin``); ``blocks-on-failure`` (the command failed,
+but the harness blocks on a failed hook: its switch is on the entry, or it blocks by
+itself, as Copilot's ``preToolUse`` does; fix it anyway, every action is blocked);
+``fails-open`` (the command failed and the harness lets the action go ahead);
+``not-run`` (the program is not found, or a ``--config`` file is untrusted).
+Exit status 1 when any entry is ``fails-open`` or ``not-run``, or a hook file cannot
+be read; else 0. ``--json`` prints the same report as one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from ._install import (
+    HARNESSES,
+    Harness,
+    find_entries,
+    is_ours,
+    resolves,
+    target_file,
+)
+
+__all__ = ["EXECUTABLES", "TESTED_VERSIONS", "register"]
+
+TESTED_VERSIONS: Mapping[str, str] = {
+    "claude": "2.1.332",
+    "codex": "0.171.0",
+    "gemini": "0.61.0",
+    "copilot": "1.0.102",
+}
+"""The release of each harness agent_hooks is checked against (docs/events.md,
+"Supported harness versions"); a harness not listed is checked against its docs only."""
+
+EXECUTABLES: Mapping[str, tuple[str, ...]] = {
+    "claude": ("claude",),
+    "codex": ("codex",),
+    "gemini": ("gemini",),
+    "cursor": ("cursor-agent", "cursor"),
+    "copilot": ("copilot",),
+    "factory": ("droid",),
+    "qwen": ("qwen",),
+    "openhands": ("openhands",),
+    "trae": ("trae", "trae-cli"),
+    "qoder": ("qodercli", "qoder"),
+    "windsurf": ("windsurf",),
+    "cline": ("cline",),
+}
+"""The names a harness's executable goes by on PATH, first match wins."""
+
+_BLOCKS_ON_FAILURE: Mapping[str, frozenset[str]] = {"copilot": frozenset({"preToolUse"})}
+"""Native events a harness blocks by itself when the hook cannot run or crashes
+(:attr:`~._install.Harness.fails_open` says so for Copilot)."""
+
+_GUARD_EVENTS = frozenset({"PreToolUse", "PermissionRequest", "UserPromptSubmit"})
+_BLOCK_PROMPT = "rm -rf /"
+_MAX_TIMEOUT = 30.0
+_VERSION_RE = re.compile(r"\d+\.\d+(?:\.\d+)?")
+_VAR_RE = re.compile(r"\$\{(\w+)(?::-([^}]*))?\}|\$(\w+)")
+_KEEP = 2000  # characters of a command's output kept in the report
+
+
+def register(subparsers: Any) -> None:
+    """Add ``doctor`` to the top-level parser."""
+    helptext = "check that every installed agent-hooks entry runs and blocks, in every harness"
+    p = subparsers.add_parser("doctor", help=helptext, description=helptext + ".")
+    p.add_argument("--harness", metavar="NAME", help="only this harness (default: every one found)")
+    p.add_argument("--project-dir", metavar="DIR", help="the project root (default: .)")
+    p.add_argument("--home", metavar="DIR", help="the home directory (default: ~)")
+    p.add_argument("--json", action="store_true", help="print the report as one JSON object")
+    p.add_argument(
+        "--timeout",
+        type=float,
+        metavar="SECONDS",
+        help=f"bound each run (default: the entry's timeout, at most {_MAX_TIMEOUT:g})",
+    )
+    p.set_defaults(func=_doctor)
+
+
+def _doctor(args: argparse.Namespace) -> int:
+    from ..._base._version import VERSION
+    from ._install import _ALIASES
+
+    names = list(HARNESSES)
+    if args.harness:
+        name = _ALIASES.get(args.harness, args.harness)
+        if name not in HARNESSES:
+            print(
+                f"agent-hooks doctor: unknown harness {args.harness!r}; known: "
+                f"{', '.join(HARNESSES)}",
+                file=sys.stderr,
+            )
+            return 1
+        names = [name]
+    if args.timeout is not None and not args.timeout > 0:
+        print("agent-hooks doctor: --timeout needs a positive number", file=sys.stderr)
+        return 1
+    project = os.path.abspath(args.project_dir or ".")
+    harnesses = []
+    for name in names:
+        report = _harness_report(HARNESSES[name], project, args, found_only=not args.harness)
+        if report is not None:
+            harnesses.append(report)
+    entries = [e for h in harnesses for f in h["files"] for e in f["entries"]]
+    broken_files = [f for h in harnesses for f in h["files"] if f["error"]]
+    failing = [e for e in entries if e["verdict"] in ("fails-open", "not-run")]
+    report = {
+        "ok": not failing and not broken_files,
+        "agent_hooks_version": VERSION,
+        "project_dir": project,
+        "server": _server_state(),
+        "harnesses": harnesses,
+        "summary": {
+            verdict: sum(1 for e in entries if e["verdict"] == verdict)
+            for verdict in ("ok", "warning", "blocks-on-failure", "fails-open", "not-run")
+        },
+    }
+    if args.json:
+        print(json.dumps(report, indent=2, ensure_ascii=False))
+    else:
+        _print_report(report)
+    return 0 if report["ok"] else 1
+
+
+def _harness_report(
+    harness: Harness, project: str, args: argparse.Namespace, *, found_only: bool
+) -> dict[str, Any] | None:
+    exe = next((w for n in EXECUTABLES.get(harness.name, ()) if (w := shutil.which(n))), None)
+    files = []
+    for scope in ("project", "user"):
+        path = target_file(harness, scope, project, args.home)
+        files.append(_file_report(harness, scope, path, project, args))
+    present = [f for f in files if f["exists"]]
+    if found_only and exe is None and not present:
+        return None
+    version = _version_of(exe) if exe else None
+    tested = TESTED_VERSIONS.get(harness.name)
+    notes = []
+    if exe is None:
+        notes.append(f"{harness.name}'s executable is not on PATH")
+    elif tested is None:
+        notes.append(f"{harness.name} is checked against its documentation only, no release")
+    elif version is None:
+        notes.append(f"{exe} --version printed no version; tested: {tested}")
+    elif _key(version) > _key(tested):
+        notes.append(
+            f"{harness.name} {version} is newer than the release tested ({tested}): events "
+            "and fields added since pass through untyped"
+        )
+    elif _key(version) < _key(tested):
+        notes.append(f"{harness.name} {version} is older than the release tested ({tested})")
+    if not any(f["entries"] for f in files):
+        notes.append("no entry calls agent-hooks (agent-hooks install --harness " + harness.name + ")")
+    return {
+        "name": harness.name,
+        "executable": exe,
+        "version": version,
+        "tested_version": tested,
+        "fail_closed_switch": dict(harness.fail_closed) or None,
+        "notes": notes,
+        "files": files,
+    }
+
+
+def _key(version: str) -> tuple[int, ...]:
+    return tuple(int(p) for p in version.split("."))
+
+
+def _version_of(exe: str) -> str | None:
+    try:
+        done = subprocess.run(
+            [exe, "--version"],
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            timeout=15,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    found = _VERSION_RE.search(done.stdout.decode(errors="replace") or done.stderr.decode(errors="replace"))
+    return found.group(0) if found else None
+
+
+def _file_report(
+    harness: Harness, scope: str, path: Path, project: str, args: argparse.Namespace
+) -> dict[str, Any]:
+    from ._jsonedit import JsonShapeError
+
+    out: dict[str, Any] = {
+        "scope": scope,
+        "path": str(path),
+        "exists": path.exists(),
+        "error": None,
+        "entries": [],
+    }
+    if not out["exists"]:
+        return out
+    found: list[tuple[str, Any, str]] = []  # (native event, entry, command)
+    try:
+        if harness.per_event_files:
+            found = _scripts(path, harness)
+        else:
+            text = path.read_bytes().decode("utf-8-sig")
+            for native, entries in find_entries(text, harness, where=str(path)).items():
+                for entry in entries:
+                    found += [(native, _item(entry, c), c) for c in harness.commands(entry)]
+    except (JsonShapeError, OSError, UnicodeDecodeError) as exc:
+        out["error"] = f"cannot be read: {exc}"
+        return out
+    for native, entry, command in found:
+        out["entries"].append(_entry_report(harness, native, entry, command, project, args))
+    return out
+
+
+def _item(entry: Any, command: str) -> Any:
+    """The part of ``entry`` that runs ``command`` and carries its timeout and switch
+    (the item of a group in Claude Code's shape; else the entry)."""
+    hooks = entry.get("hooks") if isinstance(entry, Mapping) else None
+    if isinstance(hooks, list):
+        for item in hooks:
+            if isinstance(item, Mapping) and item.get("command") == command:
+                return item
+    return entry
+
+
+def _scripts(directory: Path, harness: Harness) -> list[tuple[str, Any, str]]:
+    """Cline: the scripts in ``directory`` whose ``exec`` line calls agent-hooks; the
+    command the harness runs is the script itself."""
+    found: list[tuple[str, Any, str]] = []
+    if not directory.is_dir():
+        return found
+    for path in sorted(directory.iterdir()):
+        if path.name.startswith(".") or not path.is_file():
+            continue
+        text = path.read_text(encoding="utf-8", errors="replace")
+        for line in text.splitlines():
+            if line.startswith("exec ") and is_ours(line[5:], harness):
+                found.append((path.name, {"script": str(path), "exec": line[5:]}, line[5:]))
+    return found
+
+
+def _canonical(harness: Harness, native: str) -> str | None:
+    from ..._events._names import HookEvent
+
+    for event in HookEvent:
+        if native in harness.events(event.value):
+            return event.value
+    return None
+
+
+def _expand(word: str, env: Mapping[str, str]) -> str:
+    def one(m: re.Match[str]) -> str:
+        name = m.group(1) or m.group(3)
+        value = env.get(name, "")
+        return value if value or m.group(2) is None else m.group(2)
+
+    return _VAR_RE.sub(one, word)
+
+
+def _entry_report(
+    harness: Harness,
+    native: str,
+    entry: Any,
+    command: str,
+    project: str,
+    args: argparse.Namespace,
+) -> dict[str, Any]:
+    from ..._wire._dialects import get_dialect
+
+    dialect = get_dialect(harness.name)
+    event = _canonical(harness, native)
+    guard = event in _GUARD_EVENTS
+    env = dict(os.environ)
+    if harness.project_dir_var:
+        env[harness.project_dir_var] = project
+    words = [_expand(w, env) for w in shlex.split(command)]
+    prog = _program_of(words)
+    where = resolves(prog)
+    switch = (
+        all(entry.get(k) == v for k, v in harness.fail_closed.items())
+        if harness.fail_closed and isinstance(entry, Mapping)
+        else None
+    )
+    report: dict[str, Any] = {
+        "event": native,
+        "canonical_event": event,
+        "command": command,
+        "shell": _shell(harness, entry),
+        "cwd": project,
+        "program": prog[0] if prog else None,
+        "resolved": where,
+        "virtualenv_bin": bool(where and _in_venv_bin(where) and os.sep not in prog[0]),
+        "fail_closed": switch,
+        "configs": _configs(words, prog, project),
+        "payload": None,
+        "run": None,
+        "answer": None,
+        "verdict": "ok",
+        "problems": [],
+        "notes": [],
+    }
+    problems: list[str] = report["problems"]
+    notes: list[str] = report["notes"]
+    if report["virtualenv_bin"]:
+        notes.append(
+            f"{prog[0]} resolves to {where}, a virtualenv's bin: a harness started without "
+            "that virtualenv on PATH does not find it (agent-hooks install --scope user "
+            "writes the absolute path)"
+        )
+    untrusted = [c["path"] for c in report["configs"] if c["status"] == "untrusted"]
+    if untrusted:
+        problems.append(
+            f"not trusted, so the run skips it: {', '.join(untrusted)} (agent-hooks trust "
+            + " ".join(f"--config {shlex.quote(p)}" for p in untrusted)
+            + ")"
+        )
+    missing = [c["path"] for c in report["configs"] if c["status"] == "missing"]
+    if missing:
+        problems.append(f"no such --config file: {', '.join(missing)}")
+    data = _payload(harness, event, native, project)
+    report["payload"] = data
+    timeout = args.timeout or min(_entry_timeout(harness, entry, dialect.timeout_unit), _MAX_TIMEOUT)
+    run = _run(report["shell"], command, data, project, env, timeout)
+    report["run"] = run
+    answer, why = _read_answer(harness, dialect, event, native, run)
+    report["answer"] = answer
+    if why:
+        notes.append(why)
+    blocks = bool(switch) or native in _BLOCKS_ON_FAILURE.get(harness.name, ())
+    if answer == "not-found":
+        problems.append(
+            f"{prog[0] if prog else command!r} is not found: the harness cannot start the "
+            "command (agent-hooks install --scope user writes an absolute path; or put "
+            "agent-hooks on the harness's PATH)"
+        )
+    if problems:
+        report["verdict"] = "not-run"
+    elif answer == "failed" and blocks:
+        report["verdict"] = "blocks-on-failure"
+        notes.append(
+            "the command failed; the harness blocks on a failed hook, so every such action "
+            "is blocked until it is fixed"
+        )
+    elif answer == "failed":
+        report["verdict"] = "fails-open"
+        problems.append(
+            "the command failed and the harness lets the action go ahead"
+            + (
+                f" (its switch {json.dumps(dict(harness.fail_closed))} is not on this entry: "
+                f"agent-hooks install --harness {harness.name} without --fail-open)"
+                if harness.fail_closed
+                else f" ({harness.name} has no fail-closed switch: {harness.fails_open})"
+            )
+        )
+    elif guard and answer == "allow":
+        report["verdict"] = "warning"
+        notes.append(
+            "the guard answered allow to a synthetic block payload "
+            f"({_BLOCK_PROMPT!r}): no configured hook blocks it (this may be intended)"
+        )
+    elif report["virtualenv_bin"]:
+        report["verdict"] = "warning"
+    return report
+
+
+def _program_of(words: list[str]) -> list[str]:
+    """The program words before ``run`` (``agent-hooks``; ``python -m agent_hooks``)."""
+    return words[: words.index("run")] if "run" in words else words[:1]
+
+
+def _in_venv_bin(path: str) -> bool:
+    return (Path(path).parent.parent / "pyvenv.cfg").is_file()
+
+
+def _shell(harness: Harness, entry: Any) -> list[str]:
+    if harness.per_event_files:
+        return []
+    if isinstance(entry, Mapping) and harness.name == "copilot":
+        return ["bash", "-c"]
+    return ["sh", "-c"]
+
+
+def _entry_timeout(harness: Harness, entry: Any, unit: float) -> float:
+    if isinstance(entry, Mapping):
+        for key in ("timeout", "timeoutSec"):
+            value = entry.get(key)
+            if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0:
+                return float(value) * (1.0 if key == "timeoutSec" else unit)
+    return _MAX_TIMEOUT
+
+
+def _configs(words: list[str], prog: list[str], project: str) -> list[dict[str, Any]]:
+    """The trust state of the ``--config`` files the command names, as its run loads
+    them (the command's own load options parsed by ``run``'s parser)."""
+    from . import build_parser
+    from ._run import load_hooks, quiet_diagnostics_log
+
+    try:
+        args = build_parser("run").parse_args(words[len(prog) :])
+    except SystemExit:
+        return [{"path": " ".join(words), "status": "invalid-command"}]
+    args.config = [os.path.join(project, c) for c in args.config]
+    out = []
+    try:
+        with quiet_diagnostics_log():
+            config, missing = load_hooks(args, args.project_dir or project)
+    except ValueError as exc:
+        return [{"path": c, "status": f"error: {exc}"} for c in args.config]
+    for f in config.files:
+        out.append({"path": f.path, "status": str(f.status)})
+    out += [{"path": m, "status": "missing"} for m in missing]
+    return out
+
+
+def _payload(harness: Harness, event: str | None, native: str, project: str) -> dict[str, Any] | None:
+    from .._testing import payload
+
+    if event is None:
+        return None
+    fields: dict[str, Any] = {}
+    if event in ("PreToolUse", "PermissionRequest", "PostToolUse", "PostToolUseFailure"):
+        fields = {"tool_name": "Bash", "command": _BLOCK_PROMPT}
+    elif event == "UserPromptSubmit":
+        fields = {"prompt": _BLOCK_PROMPT}
+    try:
+        return payload(event, dialect=harness.name, cwd=project, **fields)
+    except Exception:  # an event the payload builder cannot make: run the default
+        try:
+            return payload(event, dialect=harness.name, cwd=project)
+        except Exception:
+            return None
+
+
+def _run(
+    shell: Sequence[str],
+    command: str,
+    data: dict[str, Any] | None,
+    cwd: str,
+    env: Mapping[str, str],
+    timeout: float,
+) -> dict[str, Any]:
+    argv = [*shell, command] if shell else [command]
+    stdin = json.dumps(data).encode() if data is not None else b""
+    try:
+        with subprocess.Popen(
+            argv,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=cwd,
+            env=dict(env),
+            start_new_session=True,
+        ) as proc:
+            try:
+                out, err = proc.communicate(stdin, timeout=timeout)
+            except subprocess.TimeoutExpired:
+                _kill_group(proc)
+                out, err = proc.communicate()
+                return _run_result(None, out, err, timed_out=True, timeout=timeout)
+            return _run_result(proc.returncode, out, err, timeout=timeout)
+    except OSError as exc:
+        return {"exit_code": None, "error": str(exc), "stdout": "", "stderr": "", "timed_out": False}
+
+
+def _kill_group(proc: subprocess.Popen[bytes]) -> None:
+    import signal
+
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except OSError:
+        proc.kill()
+
+
+def _run_result(
+    code: int | None, out: bytes, err: bytes, *, timed_out: bool = False, timeout: float
+) -> dict[str, Any]:
+    return {
+        "exit_code": code,
+        "timed_out": timed_out,
+        "timeout": timeout,
+        "error": None,
+        "stdout": out.decode(errors="replace")[:_KEEP],
+        "stderr": err.decode(errors="replace")[:_KEEP],
+    }
+
+
+def _read_answer(
+    harness: Harness, dialect: Any, event: str | None, native: str, run: Mapping[str, Any]
+) -> tuple[str, str | None]:
+    """(``block`` | ``ask`` | ``allow`` | ``failed`` | ``not-found``, why), read the way
+    the harness reads the command's exit status and stdout."""
+    from ..._handlers._nodes import HandlerResult
+    from ..._wire._codec import decode_output
+    from .._payload import handler_verdict
+
+    code = run["exit_code"]
+    if run.get("error"):
+        return "not-found", f"cannot start: {run['error']}"
+    if run["timed_out"]:
+        return "failed", f"timed out after {run['timeout']:g}s"
+    if code in (126, 127):
+        return "not-found", f"exit {code}: {run['stderr'].strip()[:300]}"
+    if code is None or code < 0:
+        return "failed", f"killed by signal {-code if code else '?'}"
+    exit_only = dialect.native is not None and dialect.native.exit_status_only
+    if code == 2 and not harness.per_event_files:
+        return "block", None
+    if code != 0 and not harness.per_event_files:
+        return "failed", f"exit {code} (read as a failed hook): {run['stderr'].strip()[:300]}"
+    if exit_only or event is None:
+        return "allow", None
+    decoded = decode_output(event, run["stdout"], dialect=dialect)
+    if decoded.unreadable is not None:
+        return "failed", f"the answer cannot be read: {decoded.unreadable}"
+    if decoded.output is None:
+        return "allow", None
+    verdict, _ = handler_verdict(HandlerResult(output=decoded.output))
+    if verdict in ("deny", "block", "stop"):
+        return "block", None
+    if verdict == "ask":
+        return "ask", None
+    return "allow", None
+
+
+def _server_state() -> dict[str, Any]:
+    from .._daemon._protocol import DISABLE_ENV
+    from ._daemon import _call
+
+    if os.environ.get(DISABLE_ENV, "").strip().lower() in ("1", "true", "yes", "on"):
+        return {"state": "off", "why": f"{DISABLE_ENV} is set: run answers in-process"}
+    found = _call(b"T")
+    if found is None:
+        return {"state": "not running", "why": "the next agent-hooks run starts it"}
+    from ..._base._version import VERSION
+
+    state: dict[str, Any] = {"state": "running", **found}
+    if found.get("version") not in (None, VERSION):
+        state["why"] = f"it runs agent-hooks {found.get('version')}, this is {VERSION}"
+    return state
+
+
+_MARKS = {
+    "ok": "ok",
+    "warning": "WARN",
+    "blocks-on-failure": "BROKEN (blocks)",
+    "fails-open": "FAILS OPEN",
+    "not-run": "NOT RUN",
+}
+
+
+def _print_report(report: Mapping[str, Any]) -> None:
+    write = sys.stdout.write
+    server = report["server"]
+    write(f"agent-hooks {report['agent_hooks_version']}; project {report['project_dir']}\n")
+    write(f"resident server: {server['state']}")
+    if server.get("version"):
+        write(f" (agent-hooks {server['version']}, pid {server.get('pid')})")
+    if server.get("why"):
+        write(f": {server['why']}")
+    write("\n")
+    if not report["harnesses"]:
+        write("no harness found (no executable on PATH, no hook file)\n")
+    for h in report["harnesses"]:
+        version = h["version"] or "?"
+        where = h["executable"] or "not on PATH"
+        write(f"\n{h['name']} {version} ({where}; tested {h['tested_version'] or '-'})\n")
+        for note in h["notes"]:
+            write(f"  note: {note}\n")
+        for f in h["files"]:
+            if not f["exists"]:
+                continue
+            write(f"  {f['scope']} file {f['path']}\n")
+            if f["error"]:
+                write(f"    PROBLEM: {f['error']}\n")
+            for e in f["entries"]:
+                switch = {True: "on", False: "off", None: "none"}[e["fail_closed"]]
+                write(
+                    f"    [{_MARKS[e['verdict']]}] {e['event']}: answered {e['answer']} "
+                    f"(exit {e['run']['exit_code']}; fail-closed switch {switch}; "
+                    f"{e['program']} -> {e['resolved'] or 'not found'})\n"
+                )
+                for p in e["problems"]:
+                    write(f"      PROBLEM: {p}\n")
+                for n in e["notes"]:
+                    write(f"      note: {n}\n")
+    s = report["summary"]
+    write(
+        "\n"
+        + ", ".join(f"{n} {k}" for k, n in s.items())
+        + (": every installed guard runs\n" if report["ok"] else ": fix the PROBLEM lines above\n")
+    )
+

@@ -1,0 +1,236 @@
+"""``agent-hooks doctor`` as a subprocess, in a throw-away HOME and project: each entry
+``install`` wrote is run as the harness would run it, on a payload its guard should
+block, and read as the harness reads the answer; a guard that would not run or would
+fail open makes doctor exit 1 and says why."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from config_helpers import write
+
+PY = sys.executable
+DENY_RM = {
+    "hooks": {
+        "PreToolUse": [
+            {
+                "matcher": "Bash",
+                "hooks": [
+                    {
+                        "type": "command",
+                        "command": "echo 'no rm -rf here' >&2; exit 2",
+                        "if": "Bash(rm *)",
+                    }
+                ],
+            }
+        ]
+    }
+}
+ALLOW_ALL = {"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "true"}]}]}}
+
+
+def _cli(tmp: Path, *args: str, path: str = "/usr/bin:/bin") -> subprocess.CompletedProcess[str]:
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("CLAUDE_", "COPILOT_", "GEMINI_", "CURSOR_", "CODEX_"))
+    }
+    env.update(
+        HOME=str(tmp / "home"),
+        PATH=path,
+        XDG_STATE_HOME=str(tmp / "state"),
+        XDG_CONFIG_HOME=str(tmp / "home" / ".config"),
+    )
+    return subprocess.run(
+        [PY, "-m", "agent_hooks", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp / "project",
+        timeout=120,
+        check=False,
+    )
+
+
+def _setup(tmp: Path, graph: dict[str, Any] = DENY_RM) -> Path:
+    (tmp / "home").mkdir()
+    (tmp / "project").mkdir()
+    return write(tmp / "project" / ".agent-hooks" / "guard.json", graph)
+
+
+def _install(tmp: Path, harness: str, *args: str) -> None:
+    done = _cli(tmp, "install", "--harness", harness, "--config", ".agent-hooks/guard.json", *args)
+    assert done.returncode == 0, done.stderr
+
+
+def _doctor(tmp: Path, *args: str) -> tuple[int, dict[str, Any]]:
+    done = _cli(tmp, "doctor", "--json", *args)
+    assert done.returncode in (0, 1), done.stderr
+    return done.returncode, json.loads(done.stdout)
+
+
+def _entries(report: dict[str, Any]) -> list[dict[str, Any]]:
+    return [e for h in report["harnesses"] for f in h["files"] for e in f["entries"]]
+
+
+def _fake_agent_hooks(tmp: Path, body: str) -> Path:
+    """An executable named ``agent-hooks`` (so doctor and install know it as ours)."""
+    path = tmp / "fake" / "agent-hooks"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f"#!/bin/sh\n{body}\n")
+    path.chmod(0o755)
+    return path
+
+
+def test_installed_guard_blocks_the_synthetic_payload(tmp_path: Path) -> None:
+    _setup(tmp_path)
+    _install(tmp_path, "claude", "--scope", "user", "--trust-project-hooks")
+    rc, report = _doctor(tmp_path, "--harness", "claude")
+    [entry] = _entries(report)
+    assert rc == 0, entry
+    assert entry["event"] == "PreToolUse"
+    assert entry["answer"] == "block"
+    assert entry["verdict"] == "ok"
+    assert entry["fail_closed"] is True
+    assert entry["payload"]["tool_input"]["command"] == "rm -rf /"
+    assert entry["run"]["exit_code"] in (0, 2)
+    assert entry["cwd"] == str(tmp_path / "project")
+    assert [c["status"] for c in entry["configs"]] == ["loaded"]
+    assert report["ok"] is True
+    assert report["server"]["state"] == "off"  # the suite sets AGENT_HOOKS_NO_DAEMON=1
+    [harness] = report["harnesses"]
+    assert harness["tested_version"] == "2.1.332"
+
+
+def test_deleted_agent_hooks_is_not_run_and_exits_1(tmp_path: Path) -> None:
+    _setup(tmp_path)
+    copy = tmp_path / "copy" / "agent-hooks"
+    copy.parent.mkdir()
+    shutil.copy2(Path(PY).parent / "agent-hooks", copy)
+    _install(
+        tmp_path, "claude", "--scope", "user", "--program", str(copy), "--trust-project-hooks"
+    )
+    assert _doctor(tmp_path, "--harness", "claude")[0] == 0
+    copy.unlink()
+    rc, report = _doctor(tmp_path, "--harness", "claude")
+    [entry] = _entries(report)
+    assert rc == 1
+    assert entry["answer"] == "not-found"
+    assert entry["verdict"] == "not-run"
+    assert entry["resolved"] is None
+    assert any("not found" in p for p in entry["problems"])
+    text = _cli(tmp_path, "doctor", "--harness", "claude")
+    assert text.returncode == 1
+    assert "NOT RUN" in text.stdout and "PROBLEM" in text.stdout
+
+
+def test_crash_with_the_switch_blocks_without_it_fails_open(tmp_path: Path) -> None:
+    _setup(tmp_path)
+    fake = _fake_agent_hooks(tmp_path, "echo 'Traceback: boom' >&2; exit 3")
+    _install(tmp_path, "claude", "--scope", "user", "--program", str(fake), "--trust-project-hooks")
+    rc, report = _doctor(tmp_path, "--harness", "claude")
+    [entry] = _entries(report)
+    assert entry["answer"] == "failed"
+    assert entry["verdict"] == "blocks-on-failure"  # onFailure: block is on the entry
+    assert rc == 0
+    _install(tmp_path, "claude", "--scope", "user", "--program", str(fake), "--fail-open", "--trust-project-hooks")
+    rc, report = _doctor(tmp_path, "--harness", "claude")
+    [entry] = _entries(report)
+    assert entry["fail_closed"] is False
+    assert entry["verdict"] == "fails-open"
+    assert rc == 1
+    assert any("onFailure" in p for p in entry["problems"])
+
+
+def test_harness_without_a_switch_fails_open_on_an_unreadable_answer(tmp_path: Path) -> None:
+    _setup(tmp_path)
+    fake = _fake_agent_hooks(tmp_path, "echo 'not json at all'")
+    _install(tmp_path, "codex", "--scope", "user", "--program", str(fake), "--trust-project-hooks")
+    rc, report = _doctor(tmp_path, "--harness", "codex")
+    [entry] = _entries(report)
+    assert entry["answer"] == "failed"
+    assert entry["fail_closed"] is None  # Codex has no fail-closed switch
+    assert entry["verdict"] == "fails-open"
+    assert rc == 1
+
+
+def test_guard_that_allows_the_block_payload_is_a_warning(tmp_path: Path) -> None:
+    _setup(tmp_path, ALLOW_ALL)
+    _install(tmp_path, "claude", "--scope", "user", "--trust-project-hooks")
+    rc, report = _doctor(tmp_path, "--harness", "claude")
+    [entry] = _entries(report)
+    assert entry["answer"] == "allow"
+    assert entry["verdict"] == "warning"
+    assert rc == 0
+
+
+def test_untrusted_config_is_not_run(tmp_path: Path) -> None:
+    _setup(tmp_path)
+    _install(tmp_path, "claude", "--scope", "user")  # no --trust-project-hooks, no trust
+    rc, report = _doctor(tmp_path, "--harness", "claude")
+    [entry] = _entries(report)
+    assert [c["status"] for c in entry["configs"]] == ["untrusted"]
+    assert entry["verdict"] == "not-run"
+    assert any("agent-hooks trust" in p for p in entry["problems"])
+    assert rc == 1
+
+
+def test_project_entry_not_on_path_is_not_run(tmp_path: Path) -> None:
+    _setup(tmp_path)
+    _install(tmp_path, "claude", "--trust-project-hooks")  # project file: bare agent-hooks
+    rc, report = _doctor(tmp_path, "--harness", "claude")
+    [entry] = _entries(report)
+    assert entry["program"] == "agent-hooks"
+    assert entry["resolved"] is None
+    assert entry["verdict"] == "not-run"
+    assert rc == 1
+    # on a PATH with this virtualenv's bin it runs, with a note that it relies on it
+    venv_bin = str(Path(PY).parent)
+    done = _cli(tmp_path, "doctor", "--json", "--harness", "claude", path=f"{venv_bin}:/usr/bin:/bin")
+    [entry] = _entries(json.loads(done.stdout))
+    assert entry["answer"] == "block"
+    if (Path(PY).parent.parent / "pyvenv.cfg").is_file():
+        assert entry["virtualenv_bin"] is True
+        assert entry["verdict"] == "warning"
+
+
+def test_gemini_answer_is_read_in_its_dialect(tmp_path: Path) -> None:
+    _setup(tmp_path)
+    _install(tmp_path, "gemini", "--scope", "user", "--trust-project-hooks")
+    rc, report = _doctor(tmp_path, "--harness", "gemini")
+    [entry] = _entries(report)
+    assert entry["event"] == "BeforeTool"
+    assert entry["payload"]["hook_event_name"] == "BeforeTool"
+    assert entry["answer"] == "block"
+    assert rc == 0
+
+
+def test_unreadable_hook_file_exits_1(tmp_path: Path) -> None:
+    _setup(tmp_path)
+    write(tmp_path / "home" / ".claude" / "settings.json", "{not json")
+    rc, report = _doctor(tmp_path, "--harness", "claude")
+    [user] = [f for f in report["harnesses"][0]["files"] if f["scope"] == "user"]
+    assert user["error"] and "cannot be read" in user["error"]
+    assert rc == 1
+
+
+def test_nothing_installed_and_no_harness_found(tmp_path: Path) -> None:
+    _setup(tmp_path)
+    rc, report = _doctor(tmp_path)
+    assert rc == 0
+    assert report["harnesses"] == []
+    assert "no harness found" in _cli(tmp_path, "doctor").stdout
+
+
+def test_unknown_harness_is_a_one_line_error(tmp_path: Path) -> None:
+    _setup(tmp_path)
+    done = _cli(tmp_path, "doctor", "--harness", "nope")
+    assert done.returncode == 1
+    assert "unknown harness 'nope'" in done.stderr
+    assert "Traceback" not in done.stderr

@@ -324,3 +324,17 @@ async def test_an_unreadable_http_answer(
     assert decision.blocked is fail_closed
     if fail_closed:
         assert "'Deny'" in (decision.reason or "")
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("fail_closed", [False, True], ids=["default", "fail-closed"])
+async def test_an_unreadable_decision_with_exit_1_does_not_decide_alone(
+    fail_closed: bool,
+) -> None:
+    """Claude Code lets a JSON answer of a failed hook decide; one whose decision cannot
+    be read does not (before the fix it did: nothing blocked under fail_closed)."""
+    text = DENY.replace('"deny"', '"Deny"')[:-1] + ', "systemMessage": "x"}'
+    hook = CommandHook(argv=[sys.executable, "-c", f"print(end={text!r}); raise SystemExit(1)"])
+    decision = await dispatch([hook], bash(), fail_closed=fail_closed)
+    assert decision.results[0].outcome is Outcome.ERROR
+    assert decision.blocked is fail_closed

@@ -52,6 +52,8 @@ __all__ = [
     "load_source",
     "parse_hooks_mapping",
     "read_bytes",
+    "read_settled",
+    "refuse_config",
     "too_large_message",
 ]
 
@@ -153,6 +155,85 @@ def read_bytes(path: str) -> bytes:
                 f"{dangling} is a symbolic link to {os.readlink(dangling)!r}, which does not exist"
             ) from None
         raise
+
+
+SETTLE_TIME = 0.2
+"""Seconds a configuration file caught while it is being rewritten is read again for
+(:func:`read_settled`), in all."""
+RECENT_CHANGE = 1.0
+"""A file modified less than this many seconds ago may still be being written."""
+
+
+def _stamp(path: str) -> tuple[int, int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:  # (gone, or replaced by something unreadable, mid-read)
+        return None
+    return (st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+def _whole(data: bytes) -> bool:
+    """Whether ``data`` can be the whole of a configuration file: not empty, and when it
+    opens as JSON does (``{`` or ``[``), a JSON document that parses. Other text (YAML,
+    TOML) counts as whole when not empty: its parser has the last word."""
+    text = data.strip()
+    if not text:
+        return False
+    try:
+        if text[:1] in (b"{", b"["):
+            json.loads(data.decode("utf-8-sig"))
+    except RecursionError:  # (whole, only too deep: its loader says so)
+        return True
+    except ValueError:  # (not UTF-8 yet, or cut short)
+        return False
+    return True
+
+
+def read_settled(path: str) -> tuple[bytes, str | None]:
+    """A configuration file's bytes (:func:`read_bytes`), read again while it is being
+    rewritten in place; and why it could not be read whole, or ``None``.
+
+    Bytes that cannot be the whole file (empty, or JSON that does not parse) read
+    from a file that changed while it was read (inode, size or modification time) or
+    was modified in the last :data:`RECENT_CHANGE` second are read again, with a short
+    backoff, for up to :data:`SETTLE_TIME` seconds in all: an editor's save (truncate,
+    then write) is caught complete instead of as "no hooks". Loading is synchronous, so
+    this waits with a plain blocking :func:`time.sleep`, and only for such a file. When
+    the file is still empty at the end the reason says so (its loaders report it as
+    unreadable: "no hooks" is not what the file holds); other bytes are returned for the
+    format's parser to judge (a file cut short is invalid).
+
+    Raises:
+        FileNotFoundError: the file (or a parent directory) does not exist.
+        OSError: it exists but cannot be read.
+    """
+    import time
+
+    deadline = time.monotonic() + SETTLE_TIME
+    delay = 0.01
+    attempts = 0
+    while True:
+        before = _stamp(path)
+        data = read_bytes(path)
+        after = _stamp(path)
+        attempts += 1
+        if _whole(data):
+            return data, None
+        changed = before is None or before != after
+        age = time.time() - after[2] / 1e9 if after is not None else 0.0
+        if not changed and age >= RECENT_CHANGE:
+            return data, None  # (settled: what it holds is for its parser to judge)
+        left = deadline - time.monotonic()
+        if left <= 0:
+            if data.strip():
+                return data, None
+            what = "changed while it was read" if changed else f"was modified {age:.2g}s ago"
+            return data, (
+                f"the file is empty and {what} (read {attempts} times over "
+                f"{SETTLE_TIME:g}s): it is probably being rewritten"
+            )
+        time.sleep(min(delay, left))
+        delay = min(delay * 2, 0.05)
 
 
 # ------------------------------------------------------------------ project roots
@@ -818,7 +899,7 @@ def load_source(
 
     if data is None:
         try:
-            data = read_bytes(label)
+            data, torn = read_settled(label)
         except FileNotFoundError:
             return LoadedConfig(recipe=again), None
         except OSError as exc:
@@ -830,6 +911,9 @@ def load_source(
                     source=label,
                 )
             )
+            return result("unreadable", None, None, "unknown" if needs_trust else "not-needed")
+        if torn is not None:
+            diags.append(unreadable_whole(label, torn))
             return result("unreadable", None, None, "unknown" if needs_trust else "not-needed")
     if len(data) > MAX_CONFIG_BYTES:
         # Refused before anything parses it (nor is its hash worth recording).
@@ -1013,6 +1097,32 @@ def is_inside(path: str | os.PathLike[str], directory: str | os.PathLike[str]) -
 def relative_to_project(path: str | os.PathLike[str], project_dir: str) -> str:
     """The path as the trust store records it (relative, ``/``-separated)."""
     return _relative(os.fspath(path), project_dir)
+
+
+def unreadable_whole(label: str, why: str) -> Diagnostic:
+    """The error of a file that could not be read whole (:func:`read_settled`, or an
+    empty file a caller named explicitly): ``config_read_failed``, the file unread."""
+    return Diagnostic(
+        code=DiagnosticCode.CONFIG_READ_FAILED,
+        message=f"{why}; its hooks were not loaded",
+        severity=Severity.ERROR,
+        source=label,
+    )
+
+
+def refuse_config(config: LoadedConfig, why: str) -> LoadedConfig:
+    """The same files, unreadable and without hooks, with :func:`unreadable_whole`'s
+    error saying ``why`` (what they held moves to ``skipped``, for inspection)."""
+    sources = []
+    files = []
+    skipped = list(config.skipped)
+    for sg, file in zip(config.sources, config.files, strict=True):
+        extra = unreadable_whole(sg.source.label, why)
+        sources.append(attrs.evolve(sg, groups=(), diagnostics=(*sg.diagnostics, extra)))
+        if sg.groups:
+            skipped.append(attrs.evolve(sg, diagnostics=()))
+        files.append(attrs.evolve(file, status="unreadable", handlers=0))
+    return attrs.evolve(config, sources=tuple(sources), files=tuple(files), skipped=tuple(skipped))
 
 
 def disable_config(config: LoadedConfig, message: str, code: DiagnosticCode) -> LoadedConfig:

@@ -266,6 +266,7 @@ def load(
     agent: str | None = None,
     plugin_data: str | os.PathLike[str] | None = None,
     data: bytes | None = None,
+    required: bool = False,
 ) -> LoadedConfig:
     """Load any supported hook file; the format is detected unless ``format`` names it.
 
@@ -282,6 +283,14 @@ def load(
     an empty configuration, not an error. ``data``: the file's bytes when the
     caller already read them (they are used instead of reading the file).
 
+    A file caught while it is being rewritten in place (empty, or cut short, and
+    changing or just changed) is read again for up to
+    :data:`~agent_hooks._config._common.SETTLE_TIME` seconds
+    (:func:`~agent_hooks._config._common.read_settled`); still empty, it is
+    ``unreadable``, with a ``config_read_failed`` error. ``required``: the caller named
+    the file (``agent-hooks run --config``) and means its hooks: an empty file is then
+    ``unreadable`` too, not "no hooks" (write ``{}`` for a file that configures none).
+
     Raises:
         ValueError: ``format`` is not one of :data:`FORMATS`.
     """
@@ -294,13 +303,16 @@ def load(
     if root is not None:
         pdir = root
     absent = False
+    torn: str | None = None
     if data is None:
         try:
-            data = _common.read_bytes(label)
+            data, torn = _common.read_settled(label)
         except FileNotFoundError:
             absent = True
         except OSError:
             pass  # the format's loader reads again and reports why it cannot
+    if torn is None and required and data is not None and not data.strip():
+        torn = "the file is empty, but it was named to be loaded (write {} for no hooks)"
     fmt = FORMATS[format] if format is not None else detect_format(label, data)
     file_scope = scope
     if file_scope is None and root is None:
@@ -322,6 +334,7 @@ def load(
             precedence=precedence,
             agent=agent,
             plugin_data=plugin_data,
+            required=required,
         )
 
     if absent:
@@ -329,6 +342,8 @@ def load(
     config = _dispatch(
         fmt, label, data, file_scope, pdir, trust, kinds, precedence, agent, plugin_data
     )
+    if torn is not None:
+        config = _common.refuse_config(config, torn)
     return attrs.evolve(config, recipe=recipe)
 
 

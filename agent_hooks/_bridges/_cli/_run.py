@@ -178,7 +178,14 @@ def load_hooks(args: argparse.Namespace, project: str | None) -> tuple[LoadedCon
 
         parts.append(discover(project, home=args.home, trust=policy))
     for path in args.config:
-        config = load(path, format=args.format, project_dir=project, home=args.home, trust=policy)
+        config = load(
+            path,
+            format=args.format,
+            project_dir=project,
+            home=args.home,
+            trust=policy,
+            required=True,  # named to be loaded: empty is not "no hooks" (see load)
+        )
         if not config.files:
             missing.append(path)
         parts.append(config)

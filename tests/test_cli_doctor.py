@@ -234,3 +234,31 @@ def test_unknown_harness_is_a_one_line_error(tmp_path: Path) -> None:
     assert done.returncode == 1
     assert "unknown harness 'nope'" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_harness_version_is_read_and_compared_with_the_tested_release(tmp_path: Path) -> None:
+    _setup(tmp_path)
+    fake = tmp_path / "harness-bin" / "claude"
+    fake.parent.mkdir()
+    fake.write_text("#!/bin/sh\necho '9.0.1 (Claude Code)'\n")
+    fake.chmod(0o755)
+    done = _cli(tmp_path, "doctor", "--json", path=f"{fake.parent}:/usr/bin:/bin")
+    report = json.loads(done.stdout)
+    [claude] = [h for h in report["harnesses"] if h["name"] == "claude"]
+    assert claude["executable"] == str(fake)
+    assert claude["version"] == "9.0.1"
+    assert any("newer than the release tested (2.1.332)" in n for n in claude["notes"])
+    assert done.returncode == 0  # found, nothing installed: nothing broken
+
+
+def test_copilot_running_the_claude_file_too_is_noted(tmp_path: Path) -> None:
+    _setup(tmp_path)
+    _install(tmp_path, "claude", "--scope", "user", "--trust-project-hooks")
+    _install(tmp_path, "copilot", "--scope", "user", "--trust-project-hooks")
+    rc, report = _doctor(tmp_path, "--harness", "copilot")
+    [copilot] = report["harnesses"]
+    assert any("runs twice" in n for n in copilot["notes"]), copilot["notes"]
+    [entry] = [e for e in _entries(report) if e["event"] == "preToolUse"]
+    assert entry["shell"] == ["bash", "-c"]
+    assert entry["answer"] == "block"
+    assert rc == 0

@@ -191,6 +191,12 @@ def _harness_report(
         )
     elif _key(version) < _key(tested):
         notes.append(f"{harness.name} {version} is older than the release tested ({tested})")
+    for other in harness.also_runs:
+        if any(f["entries"] for f in files) and _has_entries(HARNESSES[other], project, args):
+            notes.append(
+                f"{harness.name} also runs {other}'s hook file, which calls agent-hooks too: "
+                "the guard runs twice per call (agent-hooks install --one-entry writes one)"
+            )
     if not any(f["entries"] for f in files):
         notes.append("no entry calls agent-hooks (agent-hooks install --harness " + harness.name + ")")
     return {
@@ -202,6 +208,22 @@ def _harness_report(
         "notes": notes,
         "files": files,
     }
+
+
+def _has_entries(harness: Harness, project: str, args: argparse.Namespace) -> bool:
+    """A hook file of ``harness`` (project or user scope) holds entries that call
+    agent-hooks (an unreadable file holds none)."""
+    from ._jsonedit import JsonShapeError
+
+    for scope in ("project", "user"):
+        path = target_file(harness, scope, project, args.home)
+        try:
+            text = path.read_bytes().decode("utf-8-sig")
+            if find_entries(text, harness, where=str(path)):
+                return True
+        except (JsonShapeError, OSError, UnicodeDecodeError):
+            continue
+    return False
 
 
 def _key(version: str) -> tuple[int, ...]:

@@ -174,14 +174,15 @@ def _stamp(path: str) -> tuple[int, int, int] | None:
 
 def _whole(data: bytes) -> bool:
     """Whether ``data`` can be the whole of a configuration file: not empty, and when it
-    opens as JSON does (``{`` or ``[``), a JSON document that parses. Other text (YAML,
+    opens as JSON does (``{``, ``[``, or a comment), a document that parses, read as
+    leniently as any harness reads JSON (comments, trailing commas). Other text (YAML,
     TOML) counts as whole when not empty: its parser has the last word."""
     text = data.strip()
     if not text:
         return False
     try:
-        if text[:1] in (b"{", b"["):
-            json.loads(data.decode("utf-8-sig"))
+        if text[:1] in (b"{", b"[", b"/"):
+            loads_jsonc(data.decode("utf-8-sig"), trailing_commas=True)
     except RecursionError:  # (whole, only too deep: its loader says so)
         return True
     except ValueError:  # (not UTF-8 yet, or cut short)

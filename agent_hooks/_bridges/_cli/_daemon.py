@@ -100,7 +100,7 @@ def _serve(args: argparse.Namespace) -> int:
     from ..._base._version import VERSION
     from .._cli._run import quiet_diagnostics_log
     from .._daemon._protocol import IDLE_ENV, private_dir, server_key
-    from .._daemon._server import DEFAULT_IDLE, ResidentServer
+    from .._daemon._server import DEFAULT_IDLE, ResidentServer, SocketPathError
 
     directory = private_dir(os.environ)
     if directory is None:
@@ -118,6 +118,10 @@ def _serve(args: argparse.Namespace) -> int:
     if not server.take_lock():
         server.log("another server holds the lock; exiting")
         return 0
-    with quiet_diagnostics_log():
-        anyio.run(lambda: server.run(spawn_lock_fd=args.spawn_lock_fd))
+    try:
+        with quiet_diagnostics_log():
+            anyio.run(lambda: server.run(spawn_lock_fd=args.spawn_lock_fd))
+    except SocketPathError as exc:
+        server.log(str(exc))
+        return 1
     return 0

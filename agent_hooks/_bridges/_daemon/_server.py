@@ -26,9 +26,9 @@ imports, answers at the next call exactly as ``--no-daemon`` does. Workers are
 bounded (:data:`MAX_WORKERS`, least recently used idle one closed first; closed
 after :data:`WORKER_IDLE` seconds without a call) and owned by the server: it closes
 them when it stops, and a worker whose server died reads end of file and exits.
-Cost: one interpreter with the package loaded per active project (about 30-40 MB
+Cost: one interpreter with the package loaded per active project (about 30 MB
 each) and, on a project's first call or the first after an edit, the start of one
-(about 0.2-0.5 s); afterwards, a few ``stat`` calls and one local socket round trip.
+(a few hundred ms); afterwards, a few ``stat`` calls and one local socket round trip.
 
 Environment: Python callbacks see the calling client's own environment
 (``os.environ`` of the worker is the call's environment while it runs: calls with
@@ -69,7 +69,7 @@ import struct
 import subprocess
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import anyio
@@ -78,7 +78,7 @@ from anyio.abc import SocketAttribute
 
 from ..._base._version import VERSION
 from ._protocol import HEARTBEAT, LOADING_ENV, FrameError, pack, server_paths
-from ._worker import module_signature, receive_frame
+from ._worker import FrameReader, module_signature, receive_frame
 
 __all__ = [
     "DEFAULT_IDLE",
@@ -101,6 +101,18 @@ WORKER_IDLE = 120.0
 WORKER_GRACE = 30.0
 """Seconds a closing worker has to finish its background work before it is killed."""
 
+_HOME = os.path.dirname(
+    os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+)
+"""Where this ``agent_hooks`` package was imported from: its workers import the same."""
+_WORKER_BOOT = (
+    "import sys\n"
+    "if sys.argv[1] not in sys.path: sys.path.insert(0, sys.argv[1])\n"
+    "from agent_hooks._bridges._daemon._worker import main\n"
+    "sys.exit(main(sys.argv[2:]))\n"
+)
+"""A worker starts isolated as the server does (``python -I``: no ``PYTHONPATH``, no
+working directory on its path), with this package found first."""
 _KEPT_ENV = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR", "TEMP", "TMP", "SYSTEMROOT")
 
 
@@ -140,12 +152,7 @@ class _Worker:
         try:
             try:
                 self._process = await anyio.open_process(
-                    [
-                        sys.executable,
-                        "-m",
-                        "agent_hooks._bridges._daemon._worker",
-                        str(theirs.fileno()),
-                    ],
+                    [sys.executable, "-I", "-c", _WORKER_BOOT, _HOME, str(theirs.fileno())],
                     stdin=subprocess.DEVNULL,
                     stdout=None,
                     stderr=None,
@@ -162,10 +169,11 @@ class _Worker:
             raise
         self._log(f"worker {self._process.pid} started for {self.project}")
         task_status.started()
+        frames = FrameReader(self._stream)
         try:
             while True:
                 try:
-                    kind, header, body = await receive_frame(self._stream)
+                    kind, header, body = await frames.receive()
                 except (anyio.EndOfStream, FrameError, OSError):
                     break
                 except (anyio.BrokenResourceError, anyio.ClosedResourceError):
@@ -490,7 +498,7 @@ class ResidentServer:
         await stream.send(pack(b"A", [str(os.getpid())]))
         gone = anyio.Event()
         async with anyio.create_task_group() as tg:
-            tg.start_soon(_heartbeat, stream, gone)
+            tg.start_soon(_heartbeat, stream, gone, self.log)
             code, out, err = await self._run(argv, cwd, env, body, header[1:])
             tg.cancel_scope.cancel()
         if not gone.is_set():
@@ -617,7 +625,9 @@ def _request(fields: list[str]) -> tuple[list[str], str, dict[str, str]] | None:
     return argv, fields[1], dict(zip(rest[::2], rest[1::2], strict=True))
 
 
-async def _heartbeat(stream: anyio.abc.SocketStream, gone: anyio.Event) -> None:
+async def _heartbeat(
+    stream: anyio.abc.SocketStream, gone: anyio.Event, log: Callable[[str], None]
+) -> None:
     """Heartbeats until cancelled; sets ``gone`` (and stops) when the client left."""
     frame = pack(b"H", [])
     while True:
@@ -626,6 +636,7 @@ async def _heartbeat(stream: anyio.abc.SocketStream, gone: anyio.Event) -> None:
             await stream.send(frame)
         except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
             gone.set()
+            log("a client left before its answer; its call goes on, its answer is dropped")
             return
 
 

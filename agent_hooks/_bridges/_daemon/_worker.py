@@ -1,5 +1,5 @@
 """A project's worker: the process in which the resident server's calls for one project
-run (``python -m agent_hooks._bridges._daemon._worker FD``).
+run (``python -I``, started by the server with the socket descriptor ``FD``).
 
 The resident server (``_server``) answers no call itself: it hands each one to the
 worker of the call's project, a child process started on the project's first call.
@@ -47,49 +47,64 @@ if TYPE_CHECKING:
     from ..._config._snapshot import LoadedConfig
     from .._sessions import SessionTable
 
-__all__ = ["WorkerHost", "module_signature", "receive_frame", "worker_request"]
+__all__ = ["FrameReader", "WorkerHost", "module_signature", "receive_frame", "worker_request"]
 
 _PACKAGE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 """This package's directory (its modules change only with its version)."""
+
+GRACE = 30.0
+"""Seconds a worker whose server closed gives its calls under way, then its sessions'
+background work, before it cuts them and exits."""
 
 MAX_CONFIGURATIONS = 32
 """Configurations (registries with their sessions) a worker keeps at once; past it the
 least recently used idle one is closed (it is loaded again when called again)."""
 
 
-async def receive_frame(stream: anyio.abc.ByteReceiveStream) -> tuple[bytes, list[str], bytes]:
-    """One frame from ``stream``.
+class FrameReader:
+    """Frames, one after another, from one byte stream (bytes past a frame, the start
+    of the next one, are kept for it)."""
 
-    Raises:
-        FrameError: cut short (the peer closed mid-frame) or too large.
-        anyio.EndOfStream: the peer closed between frames.
-    """
-    buffered = bytearray()
+    def __init__(self, stream: anyio.abc.ByteReceiveStream) -> None:
+        self._stream = stream
+        self._buffered = bytearray()
 
-    async def exactly(n: int) -> bytes:
-        while len(buffered) < n:
+    async def _exactly(self, n: int) -> bytes:
+        while len(self._buffered) < n:
             try:
-                chunk = await stream.receive()
+                chunk = await self._stream.receive()
             except anyio.EndOfStream:
-                if buffered or n == 0:
+                if self._buffered:
                     raise FrameError("the connection closed mid-frame") from None
                 raise
-            buffered.extend(chunk)
-        data = bytes(buffered[:n])
-        del buffered[:n]
+            self._buffered.extend(chunk)
+        data = bytes(self._buffered[:n])
+        del self._buffered[:n]
         return data
 
-    kind, head_len, body_len = HEAD.unpack(await exactly(HEAD.size))
-    if head_len > MAX_HEADER or body_len > MAX_BODY:
-        raise FrameError("frame too large")
-    try:
-        head = await exactly(head_len) if head_len else b""
-        body = await exactly(body_len) if body_len else b""
-    except anyio.EndOfStream:
-        raise FrameError("the connection closed mid-frame") from None
-    parts = iter((head, body))
-    header, payload = parse(head_len, body_len, lambda n: next(parts))
-    return kind, header, payload
+    async def receive(self) -> tuple[bytes, list[str], bytes]:
+        """The next frame.
+
+        Raises:
+            FrameError: cut short (the peer closed mid-frame) or too large.
+            anyio.EndOfStream: the peer closed between frames.
+        """
+        kind, head_len, body_len = HEAD.unpack(await self._exactly(HEAD.size))
+        if head_len > MAX_HEADER or body_len > MAX_BODY:
+            raise FrameError("frame too large")
+        try:
+            head = await self._exactly(head_len) if head_len else b""
+            body = await self._exactly(body_len) if body_len else b""
+        except anyio.EndOfStream:
+            raise FrameError("the connection closed mid-frame") from None
+        parts = iter((head, body))
+        header, payload = parse(head_len, body_len, lambda n: next(parts))
+        return kind, header, payload
+
+
+async def receive_frame(stream: anyio.abc.ByteReceiveStream) -> tuple[bytes, list[str], bytes]:
+    """The one frame a connection carries (:meth:`FrameReader.receive`)."""
+    return await FrameReader(stream).receive()
 
 
 def worker_request(fields: list[str]) -> tuple[list[str], str, dict[str, str]] | None:
@@ -222,17 +237,22 @@ class WorkerHost:
         async with anyio.create_task_group() as tables:
             self._tg = tables
             async with anyio.create_task_group() as calls:
+                frames = FrameReader(stream)
                 while True:
                     try:
-                        kind, header, body = await receive_frame(stream)
+                        kind, header, body = await frames.receive()
                     except (anyio.EndOfStream, FrameError, OSError):
                         break
                     except (anyio.BrokenResourceError, anyio.ClosedResourceError):
                         break
                     if kind == b"Q" and header:
                         calls.start_soon(self._call, header, body, send)
+                # (the server closed its end: it sends that only with no call under way,
+                # so calls still running lost their server; they get a grace, no more)
+                calls.cancel_scope.deadline = anyio.current_time() + GRACE
             for config in self._configs.values():
                 config.table.close()
+            tables.cancel_scope.deadline = anyio.current_time() + GRACE
 
     async def _call(self, header: list[str], body: bytes, send: Any) -> None:
         number = header[0]

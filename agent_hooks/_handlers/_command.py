@@ -514,17 +514,24 @@ def _unreadable_answer(
 
 
 def _exit_zero(
-    spec: EventSpec, dialect: Dialect, stdout: str, diags: list[Diagnostic]
+    spec: EventSpec,
+    dialect: Dialect,
+    stdout: str,
+    diags: list[Diagnostic],
+    *,
+    check_readable: bool = True,
 ) -> HandlerResult:
+    """Exit 0: the answer on stdout. ``check_readable``: on an event that can block, an
+    answer that cannot be read whole is a failure (``strict_output`` reports it itself)."""
     if not stdout.strip():
         return HandlerResult(exit_code=0, diagnostics=tuple(diags))
     decoded = _json_answer(spec, dialect, stdout)
     if decoded is not None:
         diags.extend(decoded.diagnostics)
-        if decoded.unreadable is not None and spec.can_block:
+        if decoded.unreadable is not None and spec.can_block and check_readable:
             return _unreadable_answer(decoded.unreadable, decoded.output, diags)
         return HandlerResult(exit_code=0, output=decoded.output, diagnostics=tuple(diags))
-    why = _unreadable_text(stdout) if spec.can_block else None
+    why = _unreadable_text(stdout) if spec.can_block and check_readable else None
     if why is None and stdout.lstrip().startswith("{"):
         diags.append(
             Diagnostic(
@@ -568,7 +575,7 @@ def _exit_zero_strict(
                     ", ".join(foreign)
                 )
     if problem is None:
-        return _exit_zero(spec, dialect, stdout, diags)
+        return _exit_zero(spec, dialect, stdout, diags, check_readable=False)
     message = f"strict_output: {problem}"
     diags.append(
         Diagnostic(code=DiagnosticCode.INVALID_OUTPUT, message=message, severity=Severity.ERROR)

@@ -948,7 +948,6 @@ def test_an_elicitation_block_declines(ws: Workspace) -> None:
     [
         ["--config", "{config}"],
         ["--config={config}"],
-        ["--conf", "{config}"],  # argparse takes an unambiguous abbreviation
         ["--config", "{config}", "--config", "{config}", "--report", "--report"],
         ["--format", "nonsense", "--format=claude-hooks", "--config", "{config}"],
     ],
@@ -971,6 +970,7 @@ def test_every_option_form_argparse_reads(ws: Workspace, options: list[str]) -> 
         (["--config", "{config}", "--bogus"], "unrecognized arguments: --bogus"),
         (["--config", "{config}", "stray"], "unrecognized arguments: stray"),
         (["--config", "{config}", "--report=yes"], "argument --report"),
+        (["--conf", "{config}"], "unrecognized arguments: --conf"),  # no abbreviations
         (["--config"], "argument --config: expected one argument"),
     ],
 )

@@ -148,3 +148,42 @@ def test_concurrent_installs_lose_no_entry(tmp_path: Path) -> None:
     assert len(ours(grouped_commands(doc, "PreToolUse"), "claude")) == 1
     _uninstall(tmp_path, project)
     assert target.read_text() == SETTINGS
+
+
+def test_a_project_directory_linked_outside_the_project_is_refused(tmp_path: Path) -> None:
+    # the repository ships `.claude` (not the file) as a link to a directory of the user's
+    project = tmp_path / "proj"
+    project.mkdir()
+    victim = tmp_path / "home" / ".config" / "elsewhere"
+    victim.mkdir(parents=True)
+    (project / ".claude").symlink_to(victim)
+    hooks = graph(project / "guard.json")
+    proc = ah(
+        tmp_path, "install", "--harness", "claude", "--project-dir", str(project),
+        "--config", str(hooks),
+    )  # fmt: skip
+    assert proc.returncode == 1 and "outside" in proc.stderr
+    assert list(victim.iterdir()) == []
+    # Cline's hooks are a directory of scripts
+    (project / ".clinerules").mkdir()
+    (project / ".clinerules" / "hooks").symlink_to(victim)
+    proc = ah(
+        tmp_path, "install", "--harness", "cline", "--project-dir", str(project),
+        "--config", str(hooks),
+    )  # fmt: skip
+    assert proc.returncode == 1 and "outside" in proc.stderr
+    assert list(victim.iterdir()) == []
+
+
+def test_a_planted_lock_note_cannot_make_uninstall_write_its_bytes(tmp_path: Path) -> None:
+    project = tmp_path / "proj"
+    target = project / ".claude" / "settings.json"
+    target.parent.mkdir(parents=True)
+    target.write_text("{}\n")
+    note = json.dumps({"empty": b'{"hooks": {"Stop": [{"hooks": [{"command": "evil"}]}]}}'.hex()})
+    (target.parent / ".settings.json.agent-hooks.lock").write_text(note)
+    hooks = graph(project / "guard.json")
+    _install(tmp_path, project, hooks)
+    _uninstall(tmp_path, project)
+    assert "evil" not in target.read_text()
+    assert target.read_text() == "{}\n"

@@ -997,6 +997,8 @@ def _install(args: argparse.Namespace) -> int:
                 guarded.append(native)
     try:
         if harness.per_event_files:
+            if args.scope == "project":
+                real_target(target, inside=Path(project))
             added = install_files(target, scripts, args.dry_run)
             verb = "would add" if args.dry_run else "added"
             _say(f"{verb} {added} hook file(s) in {target}")
@@ -1074,6 +1076,8 @@ def _uninstall(args: argparse.Namespace) -> int:
     target = _target(harness, args)
     try:
         if harness.per_event_files:
+            if args.scope == "project":
+                real_target(target, inside=Path(args.project_dir or "."))
             files = uninstall_files(target, harness, args.program, args.dry_run)
             verb = "would remove" if args.dry_run else "removed"
             _say(f"{verb} {files} hook file(s) from {target}")
@@ -1123,13 +1127,18 @@ def _uninstall_json(harness: Harness, target: Path, args: Any) -> int | None:
             return 0
         bare = edited.text == skeleton(harness, layout_of(text))
         empty = note.get("empty")
+        if isinstance(empty, str):
+            # (the note is a file beside the target that a repository can ship: only a
+            # blank file's bytes are ever put back)
+            try:
+                if bytes.fromhex(empty).strip(b" \t\r\n"):
+                    empty = None
+            except ValueError:
+                empty = None
         if bare and note.get("created") is True:
             remove_file(real)
         elif bare and isinstance(empty, str):
-            try:
-                write_atomic(real, bytes.fromhex(empty))
-            except ValueError:
-                write_atomic(real, bom + edited.text.encode())
+            write_atomic(real, bytes.fromhex(empty))
         else:
             write_atomic(real, bom + edited.text.encode())
         lock.set_note("")

@@ -37,18 +37,20 @@ def real_target(path: Path, *, inside: Path | None = None) -> Path:
     ``path`` itself.
 
     Raises:
-        UnsafeTarget: ``inside`` is given and the link ends outside that directory (a
+        UnsafeTarget: ``inside`` is given and the link (of the file or of a directory on
+            its way) ends outside that directory (a
             repository's file that links to a file of the user's).
     """
-    if not path.is_symlink():
+    if not path.is_symlink() and inside is None:
         return path
     real = Path(os.path.realpath(path))
+    # (a linked directory on the way counts too: a repository's `.claude` -> elsewhere)
     if inside is not None:
         root = Path(os.path.realpath(inside))
         if root != real and root not in real.parents:
             raise UnsafeTarget(
-                f"{path} is a link to {real}, outside {inside}: a project's file must not "
-                "edit a file elsewhere; nothing written"
+                f"{path} leads to {real}, outside {os.path.abspath(inside)}: a project's file "
+                "must not edit a file elsewhere"
             )
     return real
 
@@ -90,13 +92,13 @@ def locked(target: Path) -> Iterator[Lock]:
             fd = os.open(path, flags, 0o600)
         except OSError as exc:
             if exc.errno == errno.ELOOP:
-                raise UnsafeTarget(f"{path} is a link; remove it (nothing written)") from None
+                raise UnsafeTarget(f"{path} is a link; remove it") from None
             raise
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
             st = os.fstat(fd)
             if not stat.S_ISREG(st.st_mode):
-                raise UnsafeTarget(f"{path} is not a regular file; nothing written")
+                raise UnsafeTarget(f"{path} is not a regular file")
             try:
                 now = os.lstat(path)
             except FileNotFoundError:
@@ -146,7 +148,7 @@ def write_atomic(target: Path, data: bytes) -> None:
                 except PermissionError:
                     raise UnsafeTarget(
                         f"{target} belongs to uid {old.st_uid}; writing it would change its "
-                        "owner; nothing written"
+                        "owner"
                     ) from None
         else:
             mask = os.umask(0)

@@ -97,6 +97,24 @@ def test_installing_again_with_other_flags_replaces_its_own_entry(tmp_path: Path
     assert len(doc["hooks"]["PreToolUse"]) == 1
 
 
+def test_an_entry_written_with_a_launcher_program_is_replaced_and_removed(
+    tmp_path: Path,
+) -> None:
+    project = tmp_path / "proj"
+    target = project / ".claude" / "settings.json"
+    target.parent.mkdir(parents=True)
+    target.write_text("{}\n")
+    hooks = graph(project / "guard.json")
+    _cycle(tmp_path, "claude", project, hooks, "--program", "uvx agent-hooks")
+    _cycle(tmp_path, "claude", project, hooks)  # again, without --program
+    doc = json.loads(target.read_text())
+    assert len(ours(grouped_commands(doc, "PreToolUse"), "claude")) == 1
+    assert len(doc["hooks"]["PreToolUse"]) == 1
+    _cycle(tmp_path, "claude", project, hooks, "--program", "pipx run agent-hooks")
+    _undo(tmp_path, "claude", project)
+    assert target.read_text() == "{}\n"
+
+
 @pytest.mark.parametrize(
     ("harness", "rel", "text"),
     [

@@ -575,21 +575,25 @@ def resolves(words: list[str]) -> str | None:
 def is_ours(command: str, harness: Harness, program: str | None = None) -> bool:
     """``command`` is one ``install`` writes for ``harness``: ``<agent-hooks> run
     --dialect NAME ...`` where the program is ``program``, an ``agent-hooks`` executable
-    (any path) or ``<python> -m agent_hooks``."""
+    (any path, or after a launcher: ``uvx agent-hooks``) or ``<python> -m agent_hooks``."""
     try:
         words = shlex.split(command)
     except ValueError:
         return False
     mine = shlex.split(program) if program else []
-    if mine and words[: len(mine)] == mine:
-        rest = words[len(mine) :]
-    elif words and os.path.basename(words[0]) in ("agent-hooks", "agent-hooks.exe"):
-        rest = words[1:]
-    elif len(words) >= 3 and words[1:3] == ["-m", "agent_hooks"]:
-        rest = words[3:]
-    else:
-        return False
-    return rest[:3] == ["run", "--dialect", harness.name]
+    if mine and words[: len(mine)] == mine and words[len(mine) :][:3] == ["run", "--dialect", harness.name]:
+        return True
+    # (the program may be a launcher's: `uvx agent-hooks`, `pipx run agent-hooks`, so an
+    # entry written with another --program is still found, replaced and removed)
+    for i, word in enumerate(words):
+        if os.path.basename(word) in ("agent-hooks", "agent-hooks.exe"):
+            rest = words[i + 1 :]
+        elif words[i : i + 2] == ["-m", "agent_hooks"]:
+            rest = words[i + 2 :]
+        else:
+            continue
+        return rest[:3] == ["run", "--dialect", harness.name]
+    return False
 
 
 def _entry_is_ours(entry: Any, harness: Harness, program: str | None) -> bool:

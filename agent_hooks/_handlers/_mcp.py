@@ -6,7 +6,9 @@ agent_hooks speaks no MCP itself: the application passes an :class:`McpCaller`
 tool's text content is read like command stdout on exit 0 (a JSON object is the
 answer; other text is context where the event takes plain stdout). ``isError``,
 a missing server (the caller raises ``LookupError``) or any other failure is a
-non-blocking error with a diagnostic.
+non-blocking error with a diagnostic. Under Claude Code's ``"onFailure": "block"``
+(``answer_must_be_valid``) the tool must answer hook JSON, ``{}`` or nothing
+(:func:`~agent_hooks._handlers._on_failure.mcp_answer_fails`).
 """
 
 from __future__ import annotations

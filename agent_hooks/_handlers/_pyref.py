@@ -8,6 +8,11 @@ project is trusted; the callable may have either accepted signature. Importing
 project code is code execution: loaders only build these for sources that passed
 the trust gate, and a module that would come from under an untrusted project
 directory (through any ``sys.path`` entry) is refused before it runs.
+
+Module names are resolved through this process's ``sys.modules``: one process must
+never load hooks of two projects (the resident server gives each project a worker
+process of its own and replaces it when a module file it loaded changes; see
+``_bridges/_daemon/_worker``).
 """
 
 from __future__ import annotations

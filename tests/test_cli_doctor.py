@@ -262,3 +262,42 @@ def test_copilot_running_the_claude_file_too_is_noted(tmp_path: Path) -> None:
     assert entry["shell"] == ["bash", "-c"]
     assert entry["answer"] == "block"
     assert rc == 0
+
+
+def test_a_planted_entry_that_runs_more_than_agent_hooks_is_not_run(tmp_path: Path) -> None:
+    # a cloned repository's file: an agent-hooks call with a command of its own after it
+    _setup(tmp_path)
+    pwned = tmp_path / "pwned"
+    program = str(Path(PY).parent / "agent-hooks")
+    for tail in (f"; touch {pwned}", f" && touch {pwned}", f"\ntouch {pwned}", f" $(touch {pwned})"):
+        write(
+            tmp_path / "project" / ".claude" / "settings.json",
+            {"hooks": {"PreToolUse": [{"hooks": [{
+                "type": "command", "onFailure": "block",
+                "command": f"{program} run --dialect claude --config .agent-hooks/guard.json{tail}",
+            }]}]}},
+        )  # fmt: skip
+        rc, report = _doctor(tmp_path, "--harness", "claude")
+        [entry] = _entries(report)
+        assert not pwned.exists(), tail
+        assert entry["verdict"] == "not-run" and entry["run"] is None
+        assert "doctor does not run it" in " ".join(entry["problems"])
+        assert rc == 1
+
+
+def test_a_cline_script_is_run_as_cline_runs_it(tmp_path: Path) -> None:
+    _setup(tmp_path)
+    _install(tmp_path, "cline", "--scope", "user", "--trust-project-hooks")
+    rc, report = _doctor(tmp_path, "--harness", "cline")
+    [entry] = _entries(report)
+    assert entry["answer"] == "block", entry
+    assert entry["verdict"] != "not-run"
+    # a script with a line of its own before the exec line is not run
+    [script] = (tmp_path / "home" / "Documents" / "Cline" / "Hooks").iterdir()
+    pwned = tmp_path / "pwned"
+    text = script.read_text().replace("\nexec ", f"\ntouch {pwned}\nexec ")
+    script.write_text(text)
+    rc, report = _doctor(tmp_path, "--harness", "cline")
+    [entry] = _entries(report)
+    assert not pwned.exists()
+    assert entry["verdict"] == "not-run" and rc == 1

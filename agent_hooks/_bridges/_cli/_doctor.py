@@ -57,6 +57,7 @@ from typing import Any
 from ._install import (
     HARNESSES,
     Harness,
+    _script,
     find_entries,
     is_ours,
     resolves,
@@ -384,12 +385,20 @@ def _entry_report(
     data = _payload(harness, event, native, project)
     report["payload"] = data
     timeout = args.timeout or min(_entry_timeout(harness, entry, dialect.timeout_unit), _MAX_TIMEOUT)
-    run = _run(report["shell"], command, data, project, env, timeout)
-    report["run"] = run
-    answer, why = _read_answer(harness, dialect, event, native, run)
-    report["answer"] = answer
-    if why:
-        notes.append(why)
+    script = entry.get("script") if harness.per_event_files and isinstance(entry, Mapping) else None
+    unsafe = _not_plain(command, script)
+    answer = None
+    if unsafe:
+        # (a repository's file can append anything to an agent-hooks call: doctor, run in a
+        # fresh clone, must not run it)
+        problems.append(f"{unsafe}: not what install writes; doctor does not run it")
+    else:
+        run = _run(report["shell"], script or command, data, project, env, timeout)
+        report["run"] = run
+        answer, why = _read_answer(harness, dialect, event, native, run)
+        report["answer"] = answer
+        if why:
+            notes.append(why)
     blocks = bool(switch) or native in _BLOCKS_ON_FAILURE.get(harness.name, ())
     if answer == "not-found":
         problems.append(
@@ -425,6 +434,30 @@ def _entry_report(
     elif report["virtualenv_bin"]:
         report["verdict"] = "warning"
     return report
+
+
+def _not_plain(command: str, script: str | None) -> str | None:
+    """Why ``command`` is more than one plain call (shell operators, command
+    substitution, several lines), or why the ``script`` that holds it (Cline) is more
+    than the script install writes for it; None: it is plain."""
+    if script is not None:
+        try:
+            text = Path(script).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return f"{script} cannot be read"
+        if text != _script(command):
+            return f"{script} holds more than its exec line"
+    if any(c in command for c in "\n\r`") or "$(" in command:
+        return "the command runs other commands (a line break, `...` or $(...))"
+    lex = shlex.shlex(command, posix=True, punctuation_chars=True)
+    lex.whitespace_split = True
+    try:
+        tokens = list(lex)
+    except ValueError:
+        return "the command's quotes do not close"
+    if any(t and all(c in "();<>|&" for c in t) for t in tokens):
+        return "the command holds shell operators (; | & < > ( ))"
+    return None
 
 
 def _program_of(words: list[str]) -> list[str]:
@@ -640,7 +673,7 @@ def _print_report(report: Mapping[str, Any]) -> None:
                 switch = {True: "on", False: "off", None: "none"}[e["fail_closed"]]
                 write(
                     f"    [{_MARKS[e['verdict']]}] {e['event']}: answered {e['answer']} "
-                    f"(exit {e['run']['exit_code']}; fail-closed switch {switch}; "
+                    f"(exit {e['run']['exit_code'] if e['run'] else 'not run'}; fail-closed switch {switch}; "
                     f"{e['program']} -> {e['resolved'] or 'not found'})\n"
                 )
                 for p in e["problems"]:

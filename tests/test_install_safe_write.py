@@ -187,3 +187,15 @@ def test_a_planted_lock_note_cannot_make_uninstall_write_its_bytes(tmp_path: Pat
     _uninstall(tmp_path, project)
     assert "evil" not in target.read_text()
     assert target.read_text() == "{}\n"
+
+
+def test_a_blank_file_with_a_bom_comes_back_byte_for_byte(tmp_path: Path) -> None:
+    project = tmp_path / "proj"
+    target = project / ".claude" / "settings.json"
+    target.parent.mkdir(parents=True)
+    target.write_bytes(b"\xef\xbb\xbf\r\n")
+    hooks = graph(project / "guard.json")
+    _install(tmp_path, project, hooks)
+    assert ours(grouped_commands(json.loads(target.read_text("utf-8-sig")), "PreToolUse"), "claude")
+    _uninstall(tmp_path, project)
+    assert target.read_bytes() == b"\xef\xbb\xbf\r\n"

@@ -1135,7 +1135,7 @@ def _uninstall_json(harness: Harness, target: Path, args: Any) -> int | None:
             # (the note is a file beside the target that a repository can ship: only a
             # blank file's bytes are ever put back)
             try:
-                if bytes.fromhex(empty).strip(b" \t\r\n"):
+                if bytes.fromhex(empty).removeprefix(_BOM).strip(b" \t\r\n"):
                     empty = None
             except ValueError:
                 empty = None

@@ -156,6 +156,7 @@ def test_a_file_install_created_goes_away_with_uninstall(tmp_path: Path) -> None
         ('{"hooks": "nope"}', "hooks"),
         ('{"hooks": {"PreToolUse": "abc"}}', "hooks.PreToolUse"),
         ('{"hooks": {"PreToolUse": null}}', "hooks.PreToolUse"),
+        ('{"hooks": {"PreToolUse": [1, "x"]}}', "hooks.PreToolUse[0]"),
         ('{"hooks": {}, "a": }', "line 1"),
         ("[1, 2]", "top level"),
         ('{"hooks": {}, "hooks": {}}', "hooks"),

@@ -702,6 +702,13 @@ def install_text(
                 f"{where}: hooks.{native}", f"is {_kind(member.value)}, not a list of entries"
             )
         items = member.value.items
+        for i, item in enumerate(items):
+            if item.kind != "object":
+                # (a harness that validates its file may reject it whole, and the guard
+                # added beside that entry would never run)
+                raise JsonShapeError(
+                    f"{where}: hooks.{native}[{i}]", f"is {_kind(item)}, not an entry object"
+                )
         ours = [i for i, item in enumerate(items) if _entry_is_ours(item.value, harness, program)]
         if len(ours) == 1 and items[ours[0]].value == entry:
             continue

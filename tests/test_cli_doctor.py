@@ -277,6 +277,8 @@ def test_a_planted_entry_that_runs_more_than_agent_hooks_is_not_run(tmp_path: Pa
                 "command": f"{program} run --dialect claude --config .agent-hooks/guard.json{tail}",
             }]}]}},
         )  # fmt: skip
+        done = _cli(tmp_path, "doctor", "--harness", "claude")
+        assert "usage:" not in done.stderr, done.stderr
         rc, report = _doctor(tmp_path, "--harness", "claude")
         [entry] = _entries(report)
         assert not pwned.exists(), tail

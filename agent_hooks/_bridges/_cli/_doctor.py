@@ -489,11 +489,15 @@ def _entry_timeout(harness: Harness, entry: Any, unit: float) -> float:
 def _configs(words: list[str], prog: list[str], project: str) -> list[dict[str, Any]]:
     """The trust state of the ``--config`` files the command names, as its run loads
     them (the command's own load options parsed by ``run``'s parser)."""
+    import contextlib
+    import io
+
     from . import build_parser
     from ._run import load_hooks, quiet_diagnostics_log
 
     try:
-        args = build_parser("run").parse_args(words[len(prog) :])
+        with contextlib.redirect_stderr(io.StringIO()):  # (argparse's usage is no answer here)
+            args = build_parser("run").parse_args(words[len(prog) :])
     except SystemExit:
         return [{"path": " ".join(words), "status": "invalid-command"}]
     args.config = [os.path.join(project, c) for c in args.config]

@@ -199,3 +199,16 @@ def test_a_blank_file_with_a_bom_comes_back_byte_for_byte(tmp_path: Path) -> Non
     assert ours(grouped_commands(json.loads(target.read_text("utf-8-sig")), "PreToolUse"), "claude")
     _uninstall(tmp_path, project)
     assert target.read_bytes() == b"\xef\xbb\xbf\r\n"
+
+
+def test_a_planted_created_note_cannot_make_uninstall_delete_the_file(tmp_path: Path) -> None:
+    project = tmp_path / "proj"
+    target = project / ".claude" / "settings.json"
+    target.parent.mkdir(parents=True)
+    target.write_text("{}\n")  # the repository's own file, and a note claiming install made it
+    note = json.dumps({"created": True, "hooks": True, "events": ["PreToolUse"]})
+    (target.parent / ".settings.json.agent-hooks.lock").write_text(note)
+    hooks = graph(project / "guard.json")
+    _install(tmp_path, project, hooks)
+    _uninstall(tmp_path, project)
+    assert target.read_text() == "{}\n"

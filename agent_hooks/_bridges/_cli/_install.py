@@ -1035,15 +1035,27 @@ def _install(args: argparse.Namespace) -> int:
     return 0
 
 
-def _note(lock: Lock) -> dict[str, Any]:
+def _note(lock: Lock, target: Path) -> dict[str, Any]:
     """What install noted in the lock file (``created``: it created the file; ``empty``:
     the bytes of the blank file it found; ``hooks``: it added the ``hooks`` key;
-    ``events``: the event keys it added)."""
+    ``events``: the event keys it added), if it is about the file there now: ``file``,
+    the (device, inode) of the file install last wrote, must be ``target``'s. A note
+    shipped by a repository, or left from a file since replaced, is ignored."""
     try:
         note = json.loads(lock.note) if lock.note.strip() else {}
     except ValueError:
         return {}
-    return note if isinstance(note, dict) else {}
+    if not isinstance(note, dict) or note.get("file") != _file_id(target):
+        return {}
+    return note
+
+
+def _file_id(path: Path) -> list[int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return [st.st_dev, st.st_ino]
 
 
 def _install_json(
@@ -1057,7 +1069,7 @@ def _install_json(
         if raw is None and not wanted:
             return 0  # (no file of an empty hooks object)
         bom, text = _decode(raw, real) if raw is not None else (b"", "")
-        note = _note(lock) if lock is not None else {}
+        note = _note(lock, real) if lock is not None else {}
         if raw is None:
             note = {"created": True}
         elif not text.strip(" \t\r\n"):
@@ -1074,6 +1086,8 @@ def _install_json(
             note["events"] = sorted({*note.get("events", ()), *edited.events_added})
         if raw is None or edited.text.encode() != raw[len(bom) :]:
             write_atomic(real, bom + edited.text.encode())
+        if note:
+            note["file"] = _file_id(real)
         lock.set_note(json.dumps(note) if note else "")
     return edited.count
 
@@ -1121,7 +1135,7 @@ def _uninstall_json(harness: Harness, target: Path, args: Any) -> int | None:
         bom, text = _decode(raw, real)
         if not text.strip(" \t\r\n"):
             return None
-        note = _note(lock) if lock is not None else {}
+        note = _note(lock, real) if lock is not None else {}
         events = note.get("events", [])
         edited = uninstall_text(
             text,

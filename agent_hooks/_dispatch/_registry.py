@@ -9,9 +9,7 @@ order within the group. Every handler kind has already become a
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, Literal, Protocol
@@ -24,10 +22,8 @@ from .._events._capabilities import CAPABILITIES, EventSpec, spec_for
 from .._events._names import HookEvent
 from .._events._untyped import AnyEvent, UntypedEvent, resolve_event
 from .._handlers._callbacks import callback_node
-from .._handlers._command import CommandHook
 from .._handlers._limits import DEFAULT_SECRET_PATTERNS
 from .._handlers._nodes import Handler, HandlerInfo, HandlerNode, OnError
-from .._handlers._process import fast_path_argv
 from .._wire._dialects import CLAUDE, DOCKER, Dialect
 from ._compiled import (
     CompiledNode,
@@ -160,51 +156,6 @@ def _is_matcher(value: object) -> bool:
     )
 
 
-def _missing_program(hook: CommandHook) -> str | None:
-    """Why ``hook`` cannot start, as far as can be told before it runs: the program of
-    its command line (its ``argv[0]``; a shell-form command's first word when the
-    command is a plain list of words; its ``shell``) is not on ``PATH`` (the hook's
-    ``env`` one, else this process's), or is an absolute path that is no executable
-    file. ``None`` when it looks runnable or cannot be told (a relative path, a
-    variable, shell syntax)."""
-    programs: list[str] = []
-    if hook.argv is not None:
-        programs.append(hook.argv[0])
-    else:
-        if hook.shell is not None:
-            programs.append(hook.shell)
-        if hook.shell in (None, "sh", "bash"):
-            words = fast_path_argv(hook.command or "")
-            if words:
-                programs.append(words[0])
-    path = hook.env.get("PATH") or os.environ.get("PATH", os.defpath)
-    for program in programs:
-        if os.path.isabs(program):
-            if not os.path.isfile(program):
-                return f"program {program!r} does not exist"
-            if not os.access(program, os.X_OK):
-                return f"program {program!r} is not executable"
-        elif "/" in program or os.sep in program or "$" in program:
-            continue  # (a relative path is relative to the payload's cwd, not known yet)
-        elif shutil.which(program, path=path) is None:
-            return f"program {program!r} is not on PATH"
-    return None
-
-
-def _program_note(hook: CommandHook, location: str) -> Diagnostic | None:
-    problem = _missing_program(hook)
-    if problem is None:
-        return None
-    return Diagnostic(
-        code=DiagnosticCode.PROGRAM_NOT_FOUND,
-        message=f"{problem}: the hook fails on every call, under its failure policy "
-        "(the default lets the event through)",
-        severity=Severity.ERROR,
-        location=location,
-        handler=hook.display_name,
-    )
-
-
 def _groups_from_hooks(
     hooks: Mapping[HookEvent | str, Sequence[MatcherLike]],
     dialect: Dialect = CLAUDE,
@@ -269,10 +220,12 @@ def _groups_from_hooks(
                     nodes.append(to_node(h))
                 except RegistrationError as exc:
                     raise RegistrationError(f"{where}.hooks[{hi}]: {exc}") from None
-                if notes is not None and isinstance(h, CommandHook):
-                    note = _program_note(h, f"{event.value}[{gi}].hooks[{hi}]")
-                    if note is not None:
-                        notes.append(note)
+                # A handler kind may know mistakes of its own that only fail at run time
+                # (a CommandHook whose program is not there); asked here, not imported,
+                # so a registry without such handlers never loads their kind.
+                check = getattr(h, "registration_notes", None)
+                if notes is not None and check is not None:
+                    notes.extend(check(f"{event.value}[{gi}].hooks[{hi}]"))
             group = MatcherGroup(
                 event=event,
                 matcher=text,  # type: ignore[arg-type]  # (checked just below)

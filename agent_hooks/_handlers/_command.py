@@ -38,6 +38,7 @@ import json
 import math
 import os
 import re
+import shutil
 import signal
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -185,6 +186,11 @@ class CommandHook:
             return self.command
         return " ".join(self.argv or ())
 
+    def registration_notes(self, location: str) -> tuple[Diagnostic, ...]:
+        """What can be told wrong with this hook before it runs, as error diagnostics
+        at ``location``: today, a program that is not there (``program_not_found``)."""
+        return _program_notes(self, location)
+
     def to_node(self) -> HandlerNode:
         """Build the handler node; the command line is worked out here, once."""
         if self.argv is not None:
@@ -232,6 +238,52 @@ class CommandHook:
             timeout_slack=self.kill_grace + DRAIN_TIMEOUT + 1.0,
             strict_output=self.strict_output,
         )
+
+
+def _missing_program(hook: CommandHook) -> str | None:
+    """Why ``hook`` cannot start, as far as can be told before it runs: the program of
+    its command line (its ``argv[0]``; a shell-form command's first word when the
+    command is a plain list of words; its ``shell``) is not on ``PATH`` (the hook's
+    ``env`` one, else this process's), or is an absolute path that is no executable
+    file. ``None`` when it looks runnable or cannot be told (a relative path, a
+    variable, shell syntax)."""
+    programs: list[str] = []
+    if hook.argv is not None:
+        programs.append(hook.argv[0])
+    else:
+        if hook.shell is not None:
+            programs.append(hook.shell)
+        if hook.shell in (None, "sh", "bash"):
+            words = fast_path_argv(hook.command or "")
+            if words:
+                programs.append(words[0])
+    path = hook.env.get("PATH") or os.environ.get("PATH", os.defpath)
+    for program in programs:
+        if os.path.isabs(program):
+            if not os.path.isfile(program):
+                return f"program {program!r} does not exist"
+            if not os.access(program, os.X_OK):
+                return f"program {program!r} is not executable"
+        elif "/" in program or os.sep in program or "$" in program:
+            continue  # (a relative path is relative to the payload's cwd, not known yet)
+        elif shutil.which(program, path=path) is None:
+            return f"program {program!r} is not on PATH"
+    return None
+
+
+def _program_notes(hook: CommandHook, location: str) -> tuple[Diagnostic, ...]:
+    problem = _missing_program(hook)
+    if problem is None:
+        return ()
+    note = Diagnostic(
+        code=DiagnosticCode.PROGRAM_NOT_FOUND,
+        message=f"{problem}: the hook fails on every call, under its failure policy "
+        "(the default lets the event through)",
+        severity=Severity.ERROR,
+        location=location,
+        handler=hook.display_name,
+    )
+    return (note,)
 
 
 def _cwd(hook: CommandHook, c: HookCall) -> str | None:

@@ -218,7 +218,9 @@ class Diagnostic:
         )
 
 
-LOGGED_AS_ERRORS = frozenset({DiagnosticCode.PROGRAM_NOT_FOUND, DiagnosticCode.INVALID_OUTPUT})
+LOGGED_AS_ERRORS = frozenset(
+    {DiagnosticCode.PROGRAM_NOT_FOUND, DiagnosticCode.INVALID_OUTPUT, DiagnosticCode.UNREADABLE_ANSWER}
+)
 """Codes of mistakes in a hook that make it fail open on every call (a program that is
 not there, an answer that cannot be read: a callback's wrongly shaped dict): their
 error diagnostics are logged at ERROR, the others at WARNING."""

@@ -4,6 +4,7 @@ and stays a link, the mode is kept, and concurrent installs lose no entry."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import stat
@@ -70,13 +71,22 @@ def test_a_link_at_the_lock_file_s_name_is_refused(tmp_path: Path) -> None:
     target.write_text(SETTINGS)
     victim = tmp_path / "victim"
     victim.write_text("mine\n")
-    (target.parent / ".settings.json.agent-hooks.lock").symlink_to(victim)
+    state = tmp_path / "state" / "agent_hooks" / "install"
+    state.mkdir(parents=True, mode=0o700)
+    name = hashlib.sha256(os.fsencode(os.path.realpath(target))).hexdigest()[:32] + ".lock"
+    (state / name).symlink_to(victim)
     hooks = graph(project / "guard.json")
     proc = ah(
         tmp_path, "install", "--harness", "claude", "--project-dir", str(project),
         "--config", str(hooks),
     )  # fmt: skip
     assert proc.returncode == 1 and "is a link" in proc.stderr
+    assert victim.read_text() == "mine\n" and target.read_text() == SETTINGS
+    # an earlier version's lock file name beside the target is never followed either
+    (state / name).unlink()
+    (target.parent / ".settings.json.agent-hooks.lock").symlink_to(victim)
+    _install(tmp_path, project, hooks)
+    _uninstall(tmp_path, project)
     assert victim.read_text() == "mine\n" and target.read_text() == SETTINGS
 
 

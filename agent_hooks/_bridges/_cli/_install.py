@@ -27,13 +27,16 @@ entry per event the graph handles and the harness has:
   (invalid JSON, ``hooks`` not an object, an event's value not a list, a key twice)
   is refused with its name and key, and nothing is written.
 * **Safe writes.** The edit goes to the target of a symlinked file (a project file's
-  link must stay inside the project), under an ``flock`` on
-  ``.<name>.agent-hooks.lock`` beside it, through a temporary file created
+  link must stay inside the project), under an ``flock`` on a lock file in the user's
+  state directory (``$XDG_STATE_HOME/agent_hooks/install/``, named by a hash of the
+  file's real path: nothing is left beside the file), through a temporary file created
   exclusively, with the file's mode and owner, fsynced and renamed
   (:mod:`._safewrite`). That lock file notes what install added (the file itself, a
   blank file's bytes, the ``hooks`` key, event keys) while there is such a thing, so
   that uninstall removes exactly that: a file install changed only by its own entries
-  comes back byte for byte, and a file install did not create is never deleted.
+  comes back byte for byte, and a file install did not create is never deleted. The
+  note of an earlier version's lock file beside the file (``.<name>.agent-hooks.lock``)
+  is carried over and that file removed.
 * **Twice.** Copilot CLI, Cursor and Trae also run ``.claude/settings.json``
   (:attr:`Harness.also_runs`): install warns when both files would call agent-hooks,
   and ``--one-entry`` writes nothing where the other file guards already.
@@ -70,6 +73,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import hashlib
 import json
 import os
 import shlex
@@ -797,7 +801,8 @@ def install_files(directory: Path, wanted: Mapping[str, str], dry_run: bool) -> 
     were written (or would be, with ``dry_run``: then printed, nothing written).
 
     Raises:
-        UnsafeTarget: a lock file's name is a link, or an owner cannot be kept.
+        UnsafeTarget: the state directory or a lock file's name is a link, or an owner
+            cannot be kept.
     """
     written = 0
     for event, command in wanted.items():
@@ -1035,27 +1040,66 @@ def _install(args: argparse.Namespace) -> int:
     return 0
 
 
-def _note(lock: Lock, target: Path) -> dict[str, Any]:
+def _note(lock: Lock, target: Path) -> tuple[dict[str, Any], bool]:
     """What install noted in the lock file (``created``: it created the file; ``empty``:
     the bytes of the blank file it found; ``hooks``: it added the ``hooks`` key;
-    ``events``: the event keys it added), if it is about the file there now: ``file``,
-    the (device, inode) of the file install last wrote, must be ``target``'s. A note
-    shipped by a repository, or left from a file since replaced, is ignored."""
+    ``events``: the event keys it added), if it is about the file there now: ``path``
+    must be ``target``'s real path and ``file`` (device, inode, size and sha256 of what
+    install last wrote) must be ``target``'s. A note left from a file since replaced or
+    changed is ignored.
+
+    Without one, the note of an earlier version's lock file beside ``target`` is
+    carried over when its (device, inode) is ``target``'s; the second value says so
+    (that lock file is install's: remove it once the new note is written). One a
+    repository ships can still land there: the caller puts back only a blank file's
+    bytes."""
+    note = _parse_note(lock.note)
+    if (
+        note is not None
+        and note.get("path") == os.path.realpath(target)
+        and note.get("file") == _file_id(target)
+    ):
+        return note, False
+    legacy = _parse_note(lock.legacy_note)
+    st = _stat(target)
+    if legacy is not None and st is not None and legacy.get("file") == [st.st_dev, st.st_ino]:
+        return legacy, True
+    return {}, False
+
+
+def _parse_note(text: str) -> dict[str, Any] | None:
     try:
-        note = json.loads(lock.note) if lock.note.strip() else {}
+        note = json.loads(text) if text.strip() else None
     except ValueError:
-        return {}
-    if not isinstance(note, dict) or note.get("file") != _file_id(target):
-        return {}
-    return note
+        return None
+    return note if isinstance(note, dict) else None
 
 
-def _file_id(path: Path) -> list[int] | None:
+def _stat(path: Path) -> os.stat_result | None:
     try:
-        st = os.stat(path)
+        return os.stat(path)
     except OSError:
         return None
-    return [st.st_dev, st.st_ino]
+
+
+def _file_id(path: Path) -> dict[str, Any] | None:
+    st = _stat(path)
+    if st is None:
+        return None
+    try:
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None
+    return {"dev": st.st_dev, "ino": st.st_ino, "size": st.st_size, "sha256": digest}
+
+
+def _set_note(lock: Lock, note: dict[str, Any], real: Path, legacy: bool) -> None:
+    if note:
+        note["path"] = os.path.realpath(real)
+        note["file"] = _file_id(real)
+    lock.set_note(json.dumps(note) if note else "")
+    if legacy:
+        lock.drop_legacy()
 
 
 def _install_json(
@@ -1069,7 +1113,7 @@ def _install_json(
         if raw is None and not wanted:
             return 0  # (no file of an empty hooks object)
         bom, text = _decode(raw, real) if raw is not None else (b"", "")
-        note = _note(lock, real) if lock is not None else {}
+        note, legacy = _note(lock, real) if lock is not None else ({}, False)
         if raw is None:
             note = {"created": True}
         elif not text.strip(" \t\r\n"):
@@ -1086,9 +1130,7 @@ def _install_json(
             note["events"] = sorted({*note.get("events", ()), *edited.events_added})
         if raw is None or edited.text.encode() != raw[len(bom) :]:
             write_atomic(real, bom + edited.text.encode())
-        if note:
-            note["file"] = _file_id(real)
-        lock.set_note(json.dumps(note) if note else "")
+        _set_note(lock, note, real, legacy)
     return edited.count
 
 
@@ -1135,7 +1177,7 @@ def _uninstall_json(harness: Harness, target: Path, args: Any) -> int | None:
         bom, text = _decode(raw, real)
         if not text.strip(" \t\r\n"):
             return None
-        note = _note(lock, real) if lock is not None else {}
+        note, legacy = _note(lock, real) if lock is not None else ({}, False)
         events = note.get("events", [])
         edited = uninstall_text(
             text,
@@ -1153,8 +1195,8 @@ def _uninstall_json(harness: Harness, target: Path, args: Any) -> int | None:
         bare = edited.text == skeleton(harness, layout_of(text))
         empty = note.get("empty")
         if isinstance(empty, str):
-            # (the note is a file beside the target that a repository can ship: only a
-            # blank file's bytes are ever put back)
+            # (an earlier version's note is a file beside the target that a repository
+            # can ship: only a blank file's bytes are ever put back)
             try:
                 if bytes.fromhex(empty).removeprefix(_BOM).strip(b" \t\r\n"):
                     empty = None
@@ -1166,5 +1208,5 @@ def _uninstall_json(harness: Harness, target: Path, args: Any) -> int | None:
             write_atomic(real, bytes.fromhex(empty))
         else:
             write_atomic(real, bom + edited.text.encode())
-        lock.set_note("")
+        _set_note(lock, {}, real, legacy)
     return edited.count

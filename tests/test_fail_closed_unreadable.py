@@ -8,7 +8,7 @@ can block, under its failure policy:
 
 * without ``--fail-closed`` (policy ``warn``) it is read as Claude Code reads it, no
   decision (plain text context where the event takes one), with an
-  ``unreadable_answer`` warning;
+  ``unreadable_answer`` error diagnostic;
 * with ``--fail-closed`` (``HookRegistry(fail_closed=True)``) it blocks, with a reason
   naming the hook and what could not be read.
 

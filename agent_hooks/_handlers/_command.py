@@ -557,7 +557,7 @@ def _unreadable_answer(
     message = f"its answer could not be read: {why}"
     diags.append(
         Diagnostic(
-            code=DiagnosticCode.UNREADABLE_ANSWER, message=message, severity=Severity.WARNING
+            code=DiagnosticCode.UNREADABLE_ANSWER, message=message, severity=Severity.ERROR
         )
     )
     return HandlerResult(

@@ -243,7 +243,7 @@ class HttpHook:
                 note = Diagnostic(
                     code=DiagnosticCode.UNREADABLE_ANSWER,
                     message=message,
-                    severity=Severity.WARNING,
+                    severity=Severity.ERROR,
                 )
                 return HandlerResult(
                     outcome=Outcome.ERROR,

@@ -159,14 +159,15 @@ def _open_state_directory() -> tuple[int, Path]:
             try:
                 child = os.open(name, directory | getattr(os, "O_NOFOLLOW", 0), dir_fd=fd)
             except OSError as exc:
-                if exc.errno == errno.ELOOP:
+                if exc.errno not in (errno.ELOOP, errno.ENOTDIR):
+                    raise
+                # (Linux answers ENOTDIR for a link opened O_DIRECTORY | O_NOFOLLOW)
+                if stat.S_ISLNK(os.stat(name, dir_fd=fd, follow_symlinks=False).st_mode):
                     raise UnsafeTarget(
                         f"{where} is a link; install keeps its notes there and follows no "
                         "link: remove it"
                     ) from None
-                if exc.errno == errno.ENOTDIR:
-                    raise UnsafeTarget(f"{where} is not a directory; remove it") from None
-                raise
+                raise UnsafeTarget(f"{where} is not a directory; remove it") from None
             os.close(fd)
             fd = child
             st = os.fstat(fd)

@@ -131,6 +131,33 @@ def test_a_state_directory_others_can_write_is_refused(tmp_path: Path) -> None:
     assert target.read_text() == SETTINGS and list(state.iterdir()) == []
 
 
+@pytest.mark.skipif(os.getuid() != 0, reason="giving a directory to another user needs root")
+def test_a_state_directory_of_another_user_is_refused(tmp_path: Path) -> None:
+    project, target, hooks = _project(tmp_path, SETTINGS)
+    state = _state(tmp_path)
+    state.mkdir(parents=True, mode=0o700)
+    os.chown(state, 12345, 12345)
+    proc = ah(
+        tmp_path, "install", "--harness", "claude", "--project-dir", str(project),
+        "--config", str(hooks),
+    )  # fmt: skip
+    assert proc.returncode == 1
+    assert f"{state} belongs to uid 12345" in proc.stderr and "nothing written" in proc.stderr
+    assert target.read_text() == SETTINGS and list(state.iterdir()) == []
+
+
+def test_a_state_home_that_is_a_file_is_refused_by_name(tmp_path: Path) -> None:
+    project, target, hooks = _project(tmp_path, SETTINGS)
+    (tmp_path / "state").write_text("")
+    proc = ah(
+        tmp_path, "install", "--harness", "claude", "--project-dir", str(project),
+        "--config", str(hooks),
+    )  # fmt: skip
+    assert proc.returncode == 1
+    assert f"cannot use {tmp_path / 'state'} for install's notes" in proc.stderr
+    assert target.read_text() == SETTINGS
+
+
 def test_an_earlier_version_s_note_beside_the_file_is_carried_over(tmp_path: Path) -> None:
     project, target, hooks = _project(tmp_path, None)
     _install(tmp_path, project, hooks)

@@ -142,14 +142,20 @@ def _open_state_directory() -> tuple[int, Path]:
     """An open descriptor of :func:`state_directory`, created (0700) if missing.
 
     Raises:
-        UnsafeTarget: ``agent_hooks`` or ``install`` there is a link, not a directory,
-            not the user's, or writable by others.
+        UnsafeTarget: the state directory cannot be created or opened, or
+            ``agent_hooks`` or ``install`` there is a link, not a directory, not the
+            user's, or writable by others.
     """
     path = state_directory()
     base = path.parent.parent
-    base.mkdir(mode=0o700, parents=True, exist_ok=True)
     directory = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0)
-    fd = os.open(base, directory)
+    try:
+        base.mkdir(mode=0o700, parents=True, exist_ok=True)
+        fd = os.open(base, directory)
+    except OSError as exc:
+        raise UnsafeTarget(
+            f"cannot use {base} for install's notes: {exc.strerror or exc}"
+        ) from None
     where = base
     try:
         for name in (path.parent.name, path.name):

@@ -35,13 +35,21 @@ DENY_RM = {
 ALLOW_ALL = {"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "true"}]}]}}
 
 
-def _cli(tmp: Path, *args: str, path: str = "/usr/bin:/bin") -> subprocess.CompletedProcess[str]:
+def _cli(
+    tmp: Path,
+    *args: str,
+    path: str = "/usr/bin:/bin",
+    cwd: Path | None = None,
+    env: dict[str, str] | None = None,
+) -> subprocess.CompletedProcess[str]:
+    extra = env or {}
     env = {
         k: v
         for k, v in os.environ.items()
         if not k.startswith(("CLAUDE_", "COPILOT_", "GEMINI_", "CURSOR_", "CODEX_"))
     }
     env.update(
+        extra,
         HOME=str(tmp / "home"),
         PATH=path,
         XDG_STATE_HOME=str(tmp / "state"),
@@ -52,7 +60,7 @@ def _cli(tmp: Path, *args: str, path: str = "/usr/bin:/bin") -> subprocess.Compl
         capture_output=True,
         text=True,
         env=env,
-        cwd=tmp / "project",
+        cwd=cwd or tmp / "project",
         timeout=120,
         check=False,
     )
@@ -184,7 +192,8 @@ def test_untrusted_config_is_not_run(tmp_path: Path) -> None:
 def test_project_entry_not_on_path_is_not_run(tmp_path: Path) -> None:
     _setup(tmp_path)
     _install(tmp_path, "claude", "--trust-project-hooks")  # project file: bare agent-hooks
-    rc, report = _doctor(tmp_path, "--harness", "claude")
+    # (doctor --trust-project-hooks: it honours the project entry's own flag)
+    rc, report = _doctor(tmp_path, "--harness", "claude", "--trust-project-hooks")
     [entry] = _entries(report)
     assert entry["program"] == "agent-hooks"
     assert entry["resolved"] is None
@@ -192,7 +201,10 @@ def test_project_entry_not_on_path_is_not_run(tmp_path: Path) -> None:
     assert rc == 1
     # on a PATH with this virtualenv's bin it runs, with a note that it relies on it
     venv_bin = str(Path(PY).parent)
-    done = _cli(tmp_path, "doctor", "--json", "--harness", "claude", path=f"{venv_bin}:/usr/bin:/bin")
+    done = _cli(
+        tmp_path, "doctor", "--json", "--harness", "claude", "--trust-project-hooks",
+        path=f"{venv_bin}:/usr/bin:/bin",
+    )  # fmt: skip
     [entry] = _entries(json.loads(done.stdout))
     assert entry["answer"] == "block"
     if (Path(PY).parent.parent / "pyvenv.cfg").is_file():
@@ -303,3 +315,133 @@ def test_a_cline_script_is_run_as_cline_runs_it(tmp_path: Path) -> None:
     [entry] = _entries(report)
     assert not pwned.exists()
     assert entry["verdict"] == "not-run" and rc == 1
+
+
+def _plant(tmp: Path, command: str) -> None:
+    """A cloned repository's Claude Code project file: one guard entry running ``command``."""
+    write(
+        tmp / "project" / ".claude" / "settings.json",
+        {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": command, "onFailure": "block"},
+        ]}]}},
+    )  # fmt: skip
+
+
+def _touching(marker: Path) -> dict[str, Any]:
+    """A repository's hook graph whose one command creates ``marker``."""
+    return {"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": f"touch {marker}"}]}]}}
+
+
+def test_a_planted_entry_s_own_trust_is_not_honoured_without_doctor_trust(tmp_path: Path) -> None:
+    marker = tmp_path / "pwned"
+    _setup(tmp_path, _touching(marker))
+    # a trust store shipped with the repository, granting its own hook file
+    shipped = _cli(
+        tmp_path, "trust", "--trust-store", ".agent-hooks/trust.json",
+        "--config", ".agent-hooks/guard.json",
+    )  # fmt: skip
+    assert shipped.returncode == 0, shipped.stderr
+    run = f"{Path(PY).parent / 'agent-hooks'} run --dialect claude --config .agent-hooks/guard.json"
+    for grant in (
+        "--trust-project-hooks",
+        "--trust-store=.agent-hooks/trust.json",
+        f"--project-dir {tmp_path / 'home'} --home .",  # the project taken for a home
+    ):
+        _plant(tmp_path, f"{run} {grant}")
+        rc, report = _doctor(tmp_path, "--harness", "claude")
+        [entry] = _entries(report)
+        assert not marker.exists(), grant  # the repository's command did not run
+        assert entry["run"] is not None, grant  # it ran, without the entry's own grant
+        assert grant.split()[0].split("=")[0] not in entry["ran"]
+        assert [c["status"] for c in entry["configs"]] == ["untrusted"], grant
+        assert entry["verdict"] == "not-run" and rc == 1
+        assert any("doctor ran it without" in n for n in entry["notes"]), entry
+    _plant(tmp_path, f"{run} --trust-project-hooks")
+    [entry] = _entries(_doctor(tmp_path, "--harness", "claude")[1])
+    assert any("agent-hooks doctor --trust-project-hooks" in p for p in entry["problems"]), entry
+    # the user's own doctor --trust-project-hooks honours it
+    rc, report = _doctor(tmp_path, "--harness", "claude", "--trust-project-hooks")
+    assert marker.exists()
+    [entry] = _entries(report)
+    assert [c["status"] for c in entry["configs"]] == ["loaded"]
+    assert entry["verdict"] != "not-run", entry
+
+
+def test_a_program_the_repository_ships_is_not_run(tmp_path: Path) -> None:
+    marker = tmp_path / "pwned"
+    _setup(tmp_path)
+    project = tmp_path / "project"
+    for where in ("tools", "bin"):
+        script = project / where / "agent-hooks"
+        script.parent.mkdir()
+        script.write_text(f"#!/bin/sh\ntouch {marker}\nexit 2\n")
+        script.chmod(0o755)
+    rest = "run --dialect claude --config .agent-hooks/guard.json"
+    venv_bin = str(Path(PY).parent)
+    for command, path in (
+        (f"./tools/agent-hooks {rest}", f"{venv_bin}:/usr/bin:/bin"),
+        (f'"${{CLAUDE_PROJECT_DIR}}"/bin/agent-hooks {rest}', f"{venv_bin}:/usr/bin:/bin"),
+        (f"agent-hooks {rest}", f"tools:{venv_bin}:/usr/bin:/bin"),  # a relative PATH entry
+        (f"sh -c 'touch {marker}' agent-hooks {rest}", f"{venv_bin}:/usr/bin:/bin"),
+    ):
+        _plant(tmp_path, command)
+        done = _cli(tmp_path, "doctor", "--json", "--harness", "claude", path=path)
+        [entry] = _entries(json.loads(done.stdout))
+        assert not marker.exists(), command
+        assert entry["verdict"] == "not-run" and entry["run"] is None, (command, entry)
+        assert "doctor won't run a program the repository ships" in " ".join(entry["problems"])
+        assert done.returncode == 1
+
+
+def test_python_m_agent_hooks_does_not_import_what_the_project_ships(tmp_path: Path) -> None:
+    marker = tmp_path / "pwned"
+    _setup(tmp_path)
+    project = tmp_path / "project"
+    trust = _cli(tmp_path, "trust", "--config", ".agent-hooks/guard.json")
+    assert trust.returncode == 0, trust.stderr
+    # a module agent_hooks imports, shipped at the top of the repository: doctor's run
+    # does not import it (the project folder is not on its module path)
+    (project / "argparse.py").write_text(f"open({str(marker)!r}, 'w').close()\n")
+    _plant(tmp_path, f"{PY} -m agent_hooks run --dialect claude --config .agent-hooks/guard.json")
+
+    def doctor() -> tuple[int, dict[str, Any]]:
+        # (started outside the project: `python -m agent_hooks doctor` would import it too)
+        done = _cli(
+            tmp_path, "doctor", "--json", "--harness", "claude", "--project-dir", str(project),
+            cwd=tmp_path,
+        )  # fmt: skip
+        return done.returncode, json.loads(done.stdout)
+
+    rc, report = doctor()
+    [entry] = _entries(report)
+    assert not marker.exists()
+    assert entry["answer"] == "block", entry
+    assert entry["ran"].split()[1] in ("-P", "-I"), entry["ran"]
+    # a package named agent_hooks in the project: what the harness would import there
+    (project / "argparse.py").unlink()
+    (project / "agent_hooks").mkdir()
+    (project / "agent_hooks" / "__init__.py").write_text(f"open({str(marker)!r}, 'w').close()\n")
+    (project / "agent_hooks" / "__main__.py").write_text("raise SystemExit(2)\n")
+    rc, report = doctor()
+    [entry] = _entries(report)
+    assert not marker.exists()
+    assert entry["verdict"] == "not-run" and entry["run"] is None and rc == 1
+    assert "doctor won't run a program the repository ships" in " ".join(entry["problems"])
+
+
+def test_a_relative_pythonpath_entry_does_not_import_what_the_project_ships(tmp_path: Path) -> None:
+    # the user's PYTHONPATH=. names whatever folder a hook runs in: here, the project's
+    marker = tmp_path / "pwned"
+    _setup(tmp_path)
+    project = tmp_path / "project"
+    _install(tmp_path, "claude", "--scope", "user", "--trust-project-hooks")
+    (project / "agent_hooks").mkdir()
+    (project / "agent_hooks" / "__init__.py").write_text(f"open({str(marker)!r}, 'w').close()\n")
+    done = _cli(
+        tmp_path, "doctor", "--json", "--harness", "claude", "--project-dir", str(project),
+        cwd=tmp_path, env={"PYTHONPATH": "."},
+    )  # fmt: skip
+    [entry] = _entries(json.loads(done.stdout))
+    assert not marker.exists()
+    assert entry["answer"] == "block", entry
+    assert any("relative PYTHONPATH" in n for n in entry["notes"]), entry

@@ -76,7 +76,11 @@ def _install(world: World, env: dict[str, str], harness: str, scope: str) -> Non
 
 
 def _doctor(world: World, env: dict[str, str], harness: str) -> tuple[int, dict[str, Any]]:
-    done = _agent_hooks(world, env, "doctor", "--json", "--harness", harness)
+    # (--trust-project-hooks: the project entries install wrote carry it, and doctor
+    # honours a project entry's own flag only when the user passes it to doctor)
+    done = _agent_hooks(
+        world, env, "doctor", "--json", "--harness", harness, "--trust-project-hooks"
+    )
     assert done.returncode in (0, 1), done.stderr
     return done.returncode, json.loads(done.stdout)
 

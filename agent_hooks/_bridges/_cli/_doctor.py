@@ -1,7 +1,7 @@
 """``agent-hooks doctor``: prove that every installed guard runs, and blocks.
 
-``doctor [--harness NAME] [--project-dir DIR] [--home DIR] [--json] [--timeout S]``
-looks at every harness ``install`` knows (:data:`~._install.HARNESSES`) that is on
+``doctor [--harness NAME] [--project-dir DIR] [--home DIR] [--json] [--timeout S]
+[--trust-project-hooks]`` looks at every harness ``install`` knows (:data:`~._install.HARNESSES`) that is on
 this machine (its executable on PATH, or a hook file of it in the project or the user
 scope), and for each entry that calls agent-hooks (:func:`~._install.find_entries`;
 Cline's scripts by their ``exec`` line):
@@ -25,6 +25,22 @@ Cline's scripts by their ``exec`` line):
   by the run: the guard does not run), and whether the entry carries the harness's
   fail-closed switch (:attr:`~._install.Harness.fail_closed`).
 
+Doctor runs none of the repository's own code unless the user passes
+``--trust-project-hooks`` (then each entry runs exactly as the harness runs it). It runs
+an entry only when its program is an ``agent-hooks`` executable or ``<python> [flags]
+-m agent_hooks`` (no launcher, no shell), found (as the shell started in the project
+finds it: relative PATH entries from the project) outside the project directory, links
+resolved; a ``python -m agent_hooks`` entry gets ``-P`` (``-I`` before Python 3.11) and
+is not run at all when the project holds an ``agent_hooks`` package or module (the
+harness would import that one). It runs the words it checked, quoted, the program by
+its absolute path, without relative PYTHONPATH entries. In a project file, the entry's
+``--trust-project-hooks``, ``--honor-hel-trust-file``, ``--trust-store``, ``--home`` and
+``--project-dir`` (which decide what loads without the user's grant) are dropped from
+the run and the report says so: its ``--config`` files then load only if ``agent-hooks
+trust`` trusted them. Any other entry is ``not-run``, with the reason. A harness
+executable found in the project or through a relative PATH entry is not asked its
+version.
+
 Also the resident server (``agent-hooks daemon status``) and the harness's version
 against :data:`TESTED_VERSIONS`.
 
@@ -35,7 +51,8 @@ found through a virtualenv's ``bin``); ``blocks-on-failure`` (the command failed
 but the harness blocks on a failed hook: its switch is on the entry, or it blocks by
 itself, as Copilot's ``preToolUse`` does; fix it anyway, every action is blocked);
 ``fails-open`` (the command failed and the harness lets the action go ahead);
-``not-run`` (the program is not found, or a ``--config`` file is untrusted).
+``not-run`` (the program is not found, a ``--config`` file is untrusted, or doctor
+will not run the entry: see above).
 Exit status 1 when any entry is ``fails-open`` or ``not-run``, or a hook file cannot
 be read; else 0. ``--json`` prints the same report as one JSON object.
 """
@@ -60,7 +77,6 @@ from ._install import (
     _script,
     find_entries,
     is_ours,
-    resolves,
     target_file,
 )
 
@@ -111,6 +127,13 @@ def register(subparsers: Any) -> None:
     p.add_argument("--project-dir", metavar="DIR", help="the project root (default: .)")
     p.add_argument("--home", metavar="DIR", help="the home directory (default: ~)")
     p.add_argument("--json", action="store_true", help="print the report as one JSON object")
+    p.add_argument(
+        "--trust-project-hooks",
+        action="store_true",
+        help="trust this project: run its entries as the harness does, with their own "
+        "--trust-project-hooks and a program the repository ships (default: doctor runs "
+        "none of the repository's own code)",
+    )
     p.add_argument(
         "--timeout",
         type=float,
@@ -176,10 +199,16 @@ def _harness_report(
     present = [f for f in files if f["exists"]]
     if found_only and exe is None and not present:
         return None
-    version = _version_of(exe) if exe else None
-    tested = TESTED_VERSIONS.get(harness.name)
     notes = []
-    if exe is None:
+    shipped = exe is not None and (not os.path.isabs(exe) or _inside(exe, project))
+    version = _version_of(exe) if exe and not shipped else None
+    tested = TESTED_VERSIONS.get(harness.name)
+    if shipped:
+        notes.append(
+            f"{harness.name}'s executable on PATH is {exe}, in the project or found through "
+            "a relative PATH entry: doctor does not run it to read its version"
+        )
+    elif exe is None:
         notes.append(f"{harness.name}'s executable is not on PATH")
     elif tested is None:
         notes.append(f"{harness.name} is checked against its documentation only, no release")
@@ -273,7 +302,7 @@ def _file_report(
         out["error"] = f"cannot be read: {exc}"
         return out
     for native, entry, command in found:
-        out["entries"].append(_entry_report(harness, native, entry, command, project, args))
+        out["entries"].append(_entry_report(harness, scope, native, entry, command, project, args))
     return out
 
 
@@ -324,6 +353,7 @@ def _expand(word: str, env: Mapping[str, str]) -> str:
 
 def _entry_report(
     harness: Harness,
+    scope: str,
     native: str,
     entry: Any,
     command: str,
@@ -335,12 +365,17 @@ def _entry_report(
     dialect = get_dialect(harness.name)
     event = _canonical(harness, native)
     guard = event in _GUARD_EVENTS
+    trusted = bool(getattr(args, "trust_project_hooks", False))
     env = dict(os.environ)
     if harness.project_dir_var:
         env[harness.project_dir_var] = project
     words = [_expand(w, env) for w in shlex.split(command)]
     prog = _program_of(words)
-    where = resolves(prog)
+    rest = words[len(prog) :]
+    dropped: list[str] = []
+    if scope == "project" and not trusted:
+        rest, dropped = _without_grants(rest)
+    where = _find(prog[0], env, project) if prog else None
     switch = (
         all(entry.get(k) == v for k, v in harness.fail_closed.items())
         if harness.fail_closed and isinstance(entry, Mapping)
@@ -356,7 +391,8 @@ def _entry_report(
         "resolved": where,
         "virtualenv_bin": bool(where and _in_venv_bin(where) and os.sep not in prog[0]),
         "fail_closed": switch,
-        "configs": _configs(words, prog, project),
+        "configs": _configs(rest, project),
+        "ran": None,
         "payload": None,
         "run": None,
         "answer": None,
@@ -372,8 +408,22 @@ def _entry_report(
             "that virtualenv on PATH does not find it (agent-hooks install --scope user "
             "writes the absolute path)"
         )
+    if dropped:
+        notes.append(
+            f"doctor ran it without {', '.join(dropped)}: a project's own hook file does not "
+            "decide what doctor trusts, so its --config files load only if agent-hooks trust "
+            "trusted them (agent-hooks doctor --trust-project-hooks honours the entry's own)"
+        )
     untrusted = [c["path"] for c in report["configs"] if c["status"] == "untrusted"]
-    if untrusted:
+    if untrusted and "--trust-project-hooks" in dropped:
+        problems.append(
+            f"not run with the entry's own --trust-project-hooks, so the run skips "
+            f"{', '.join(untrusted)}: doctor honours it only when you pass agent-hooks doctor "
+            "--trust-project-hooks (or trust the files: agent-hooks trust "
+            + " ".join(f"--config {shlex.quote(p)}" for p in untrusted)
+            + ")"
+        )
+    elif untrusted:
         problems.append(
             f"not trusted, so the run skips it: {', '.join(untrusted)} (agent-hooks trust "
             + " ".join(f"--config {shlex.quote(p)}" for p in untrusted)
@@ -387,18 +437,57 @@ def _entry_report(
     timeout = args.timeout or min(_entry_timeout(harness, entry, dialect.timeout_unit), _MAX_TIMEOUT)
     script = entry.get("script") if harness.per_event_files and isinstance(entry, Mapping) else None
     unsafe = _not_plain(command, script)
+    shell = report["shell"] or ["sh", "-c"]
+    found_shell = _find(shell[0], env, project)
+    run_shell = [found_shell or shell[0], *shell[1:]]
     answer = None
     if unsafe:
         # (a repository's file can append anything to an agent-hooks call: doctor, run in a
         # fresh clone, must not run it)
         problems.append(f"{unsafe}: not what install writes; doctor does not run it")
-    else:
-        run = _run(report["shell"], script or command, data, project, env, timeout)
+    elif trusted:
+        # (the user trusts this project: run exactly what the harness runs)
+        line = script or command
+        report["ran"] = line
+        run = _run(run_shell if report["shell"] else [], line, data, project, env, timeout)
         report["run"] = run
         answer, why = _read_answer(harness, dialect, event, native, run)
-        report["answer"] = answer
         if why:
             notes.append(why)
+    else:
+        program, refusal = _trusted_program(prog, where, project)
+        if refusal is None and found_shell is not None and _inside(found_shell, project):
+            refusal = f"the shell {shell[0]} is {found_shell}, in the project"
+        if refusal is not None:
+            problems.append(
+                f"{refusal}: doctor won't run a program the repository ships (agent-hooks "
+                "doctor --trust-project-hooks runs it, if you trust this project)"
+            )
+        elif program is None:
+            answer = "not-found"
+        else:
+            # (the words doctor vetted, quoted: the shell expands and looks up nothing else)
+            line = shlex.join([*program, *rest])
+            report["ran"] = line
+            if len(program) > len(prog):
+                notes.append(
+                    f"doctor ran it with {program[1]}, so the project folder is not on Python's "
+                    "module path; the harness runs it without, and there a module the "
+                    "repository ships under a name agent_hooks imports would be imported"
+                )
+            safe_path = _absolute_entries(env.get("PYTHONPATH"))
+            if safe_path != env.get("PYTHONPATH"):
+                notes.append(
+                    "doctor ran it without the relative PYTHONPATH entries (they name folders "
+                    "of the project)"
+                )
+                env = {**env, "PYTHONPATH": safe_path or ""}
+            run = _run(run_shell, line, data, project, env, timeout)
+            report["run"] = run
+            answer, why = _read_answer(harness, dialect, event, native, run)
+            if why:
+                notes.append(why)
+    report["answer"] = answer
     blocks = bool(switch) or native in _BLOCKS_ON_FAILURE.get(harness.name, ())
     if answer == "not-found":
         problems.append(
@@ -434,6 +523,142 @@ def _entry_report(
     elif report["virtualenv_bin"]:
         report["verdict"] = "warning"
     return report
+
+
+_GRANTS: Mapping[str, bool] = {
+    "--trust-project-hooks": False,
+    "--honor-hel-trust-file": False,
+    "--trust-store": True,
+    "--home": True,
+    "--project-dir": True,
+}
+"""``run``'s options that decide which project files load without a grant of the user's
+(``--home`` and ``--project-dir`` decide what counts as the project), and whether each
+takes a value."""
+
+
+def _without_grants(rest: list[str]) -> tuple[list[str], list[str]]:
+    """``rest`` (``run``'s arguments) without the options of :data:`_GRANTS` (``--opt
+    value`` or ``--opt=value``; ``run`` takes no abbreviation), and those options'
+    names."""
+    kept: list[str] = []
+    dropped: list[str] = []
+    words = iter(rest)
+    for word in words:
+        option, eq, _ = word.partition("=")
+        if option not in _GRANTS:
+            kept.append(word)
+            continue
+        if option not in dropped:
+            dropped.append(option)
+        if _GRANTS[option] and not eq:
+            next(words, None)
+    return kept, dropped
+
+
+def _trusted_program(
+    prog: list[str], where: str | None, project: str
+) -> tuple[list[str] | None, str | None]:
+    """(the program words doctor may run, why it may not): an ``agent-hooks`` executable,
+    or ``<python> [flags] -m agent_hooks`` with ``-P`` (``-I`` before Python 3.11) after
+    the interpreter, found outside the project (``where``). (None, None): not found."""
+    base = os.path.basename(prog[0]) if prog else ""
+    module = (
+        len(prog) >= 3
+        and prog[-2:] == ["-m", "agent_hooks"]
+        and _PYTHON.fullmatch(base) is not None
+        and all(_PYTHON_FLAGS.fullmatch(f) for f in prog[1:-2])
+    )
+    if not module and (len(prog) != 1 or base not in ("agent-hooks", "agent-hooks.exe")):
+        return None, (
+            f"{shlex.join(prog)} is neither an agent-hooks executable nor <python> -m "
+            "agent_hooks, the only programs doctor runs (a launcher or a shell runs what "
+            "its words, or the project folder's own settings, say)"
+        )
+    if where is None:
+        return None, None
+    if _inside(where, project):
+        return None, f"{prog[0]} is {where}, in the project"
+    if not module:
+        return [where], None
+    shipped = _shipped_module(project)
+    if shipped is not None:
+        return None, (
+            f"{shlex.join(prog)}, started in the project folder, imports {shipped} (the "
+            "project's) instead of the installed agent_hooks"
+        )
+    if any({"I", "P"} & set(flag[1:]) for flag in prog[1:-2]):
+        return [where, *prog[1:]], None
+    return [where, _no_cwd_flag(where), *prog[1:]], None
+
+
+def _absolute_entries(value: str | None) -> str | None:
+    """A PATH-style ``value`` without its relative and empty entries (which name the
+    working directory, the project, or folders in it)."""
+    if value is None:
+        return None
+    return os.pathsep.join(p for p in value.split(os.pathsep) if os.path.isabs(p))
+
+
+_PYTHON = re.compile(r"(?:python|pypy)(?:\d+(?:\.\d+)*t?)?(?:\.exe)?")
+_PYTHON_FLAGS = re.compile(r"-[BEIOPSqsu]+")  # (flags with no value: -X, -W, -c take one)
+_SHIPPED = re.compile(r"agent_hooks(?:\.pyw?|\.pyc|(?:\.[\w-]+)?\.(?:so|pyd))?")
+
+
+def _shipped_module(project: str) -> str | None:
+    """The ``agent_hooks`` package or module at the top of ``project`` (what ``python -m
+    agent_hooks`` started there imports first), or None."""
+    try:
+        names = sorted(os.listdir(project))
+    except OSError:
+        return None
+    return next((os.path.join(project, n) for n in names if _SHIPPED.fullmatch(n)), None)
+
+
+def _no_cwd_flag(python: str) -> str:
+    """``-P`` when ``python`` has it (3.11+: the working directory is not put on the module
+    path, while PYTHONPATH and the user site still count, as in the harness's run); else
+    ``-I`` (isolated mode: none of them)."""
+    try:
+        done = subprocess.run(
+            [python, "-I", "-c", "import sys; print(sys.version_info >= (3, 11))"],
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            timeout=15,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return "-I"
+    return "-P" if done.stdout.strip() == b"True" else "-I"
+
+
+def _find(name: str, env: Mapping[str, str], cwd: str) -> str | None:
+    """The file the shell started in ``cwd`` with ``env`` runs for ``name``: a name with a
+    slash from ``cwd``; else the first PATH entry (a relative one, or an empty one, from
+    ``cwd``) holding an executable file of that name. Its directories are resolved (links,
+    ``..``), its last part is kept as written (a virtualenv's ``python`` link), or None."""
+    if not name:
+        return None
+    if os.sep in name:
+        candidates = [os.path.join(cwd, name)]
+    else:
+        path = env.get("PATH", os.defpath)
+        candidates = [os.path.join(cwd, d, name) for d in path.split(os.pathsep)]
+    for raw in candidates:
+        found = os.path.join(os.path.realpath(os.path.dirname(raw)), os.path.basename(raw))
+        if os.path.isfile(found) and os.access(found, os.X_OK):
+            return found
+    return None
+
+
+def _inside(path: str, project: str) -> bool:
+    """``path`` (as written, or with its links resolved) is ``project`` or lies below it
+    (as written, or resolved)."""
+    roots = {os.path.abspath(project), os.path.realpath(project)}
+    for p in {os.path.abspath(path), os.path.realpath(path)}:
+        if any(p == r or p.startswith(r.rstrip(os.sep) + os.sep) for r in roots):
+            return True
+    return False
 
 
 def _not_plain(command: str, script: str | None) -> str | None:
@@ -486,9 +711,9 @@ def _entry_timeout(harness: Harness, entry: Any, unit: float) -> float:
     return _MAX_TIMEOUT
 
 
-def _configs(words: list[str], prog: list[str], project: str) -> list[dict[str, Any]]:
+def _configs(rest: list[str], project: str) -> list[dict[str, Any]]:
     """The trust state of the ``--config`` files the command names, as its run loads
-    them (the command's own load options parsed by ``run``'s parser)."""
+    them (its arguments after the program, ``rest``, parsed by ``run``'s parser)."""
     import contextlib
     import io
 
@@ -497,9 +722,9 @@ def _configs(words: list[str], prog: list[str], project: str) -> list[dict[str, 
 
     try:
         with contextlib.redirect_stderr(io.StringIO()):  # (argparse's usage is no answer here)
-            args = build_parser("run").parse_args(words[len(prog) :])
+            args = build_parser("run").parse_args(rest)
     except SystemExit:
-        return [{"path": " ".join(words), "status": "invalid-command"}]
+        return [{"path": " ".join(rest), "status": "invalid-command"}]
     args.config = [os.path.join(project, c) for c in args.config]
     out = []
     try:

@@ -50,6 +50,7 @@ __all__ = [
     "FrameError",
     "log_path",
     "pack",
+    "peer_uid",
     "private_dir",
     "read_frame",
     "server_key",
@@ -209,3 +210,29 @@ def parse(head_len: int, body_len: int, read: Callable[[int], bytes]) -> tuple[l
 
 HEAD = _HEAD
 """The fixed part of a frame: kind, header length, body length."""
+
+
+def peer_uid(sock: socket.socket) -> int | None:
+    """The user id of the process at the other end of a connected Unix socket
+    (``SO_PEERCRED`` on Linux and OpenBSD, ``LOCAL_PEERCRED`` on macOS, FreeBSD and
+    DragonFly); ``None`` where the platform cannot tell."""
+    platform = sys.platform
+    try:
+        if platform.startswith(("linux", "openbsd")):
+            option: int | None = getattr(socket, "SO_PEERCRED", None)
+            if option is None:
+                return None
+            data = sock.getsockopt(socket.SOL_SOCKET, option, 12)
+            # (struct ucred: pid, uid, gid on Linux; struct sockpeercred: uid, gid, pid)
+            if platform.startswith("linux"):
+                return int(struct.unpack("=iII", data[:12])[1])
+            return int(struct.unpack("=IIi", data[:12])[0])
+        if platform.startswith(("darwin", "freebsd", "dragonfly")):
+            level = getattr(socket, "SOL_LOCAL", 0)
+            option = getattr(socket, "LOCAL_PEERCRED", 1)
+            data = sock.getsockopt(level, option, 76)  # struct xucred
+            version, uid = struct.unpack("=II", data[:8])
+            return int(uid) if version == 0 else None  # (XUCRED_VERSION)
+    except (OSError, struct.error):
+        return None
+    return None

@@ -65,7 +65,6 @@ import os
 import signal
 import socket
 import stat
-import struct
 import subprocess
 import sys
 import time
@@ -77,7 +76,7 @@ import anyio.abc
 from anyio.abc import SocketAttribute
 
 from ..._base._version import VERSION
-from ._protocol import HEARTBEAT, LOADING_ENV, FrameError, pack, server_paths
+from ._protocol import HEARTBEAT, LOADING_ENV, FrameError, pack, peer_uid, server_paths
 from ._worker import FrameReader, module_signature, receive_frame
 
 __all__ = [
@@ -641,16 +640,13 @@ async def _heartbeat(
 
 
 def _same_user(stream: anyio.abc.SocketStream) -> bool:
-    """Whether the connecting process runs as this user (Linux ``SO_PEERCRED``; where
-    the platform has no peer credentials, the private directory is the guard)."""
-    sock = stream.extra(SocketAttribute.raw_socket)
-    option = getattr(socket, "SO_PEERCRED", None)
-    if option is None:
-        return True
-    creds = sock.getsockopt(socket.SOL_SOCKET, option, struct.calcsize("3i"))
-    return peer_uid_allowed(struct.unpack("3i", creds)[1])
+    """Whether the connecting process runs as this user (its peer credentials, read as
+    the client reads the server's; where the platform cannot tell, the private
+    directory, closed to other users, is the guard)."""
+    uid = peer_uid(stream.extra(SocketAttribute.raw_socket))
+    return uid is None or peer_uid_allowed(uid)
 
 
 def peer_uid_allowed(uid: int) -> bool:
-    """The peer check itself: only this process's own user may call."""
-    return uid == os.getuid()
+    """The peer check itself: only this process's own (effective) user may call."""
+    return uid == os.geteuid()

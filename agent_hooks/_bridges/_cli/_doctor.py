@@ -900,9 +900,13 @@ def _print_report(report: Mapping[str, Any]) -> None:
                 write(f"    PROBLEM: {f['error']}\n")
             for e in f["entries"]:
                 switch = {True: "on", False: "off", None: "none"}[e["fail_closed"]]
+                ran = (
+                    f"answered {e['answer']} (exit {e['run']['exit_code']}; "
+                    if e["run"]
+                    else f"{'not found' if e['answer'] == 'not-found' else 'not run'} ("
+                )
                 write(
-                    f"    [{_MARKS[e['verdict']]}] {e['event']}: answered {e['answer']} "
-                    f"(exit {e['run']['exit_code'] if e['run'] else 'not run'}; fail-closed switch {switch}; "
+                    f"    [{_MARKS[e['verdict']]}] {e['event']}: {ran}fail-closed switch {switch}; "
                     f"{e['program']} -> {e['resolved'] or 'not found'})\n"
                 )
                 for p in e["problems"]:

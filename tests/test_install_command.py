@@ -10,8 +10,10 @@ import json
 import os
 import shlex
 import subprocess
+import sys
 from pathlib import Path
 
+import pytest
 from install_helpers import ah, env_for, graph, grouped_commands, ours
 
 
@@ -127,3 +129,63 @@ def test_a_harness_that_runs_claude_s_file_is_warned_and_one_entry_writes_nothin
     assert not (project / ".github" / "hooks" / "agent-hooks.json").exists()
     proc = ah(tmp_path, *base, "--harness", "copilot")
     assert proc.returncode == 0 and "twice" in proc.stderr and "--one-entry" in proc.stderr
+
+
+def _environment_without_entry_point(tmp_path: Path) -> Path:
+    """An environment of this interpreter with no ``agent-hooks`` script beside it (a
+    venv made of this one's ``pyvenv.cfg`` and ``lib``): install then writes the
+    interpreter with ``-m agent_hooks``."""
+    venv = Path(sys.prefix)
+    env = tmp_path / "env"
+    (env / "bin").mkdir(parents=True)
+    (env / "pyvenv.cfg").write_text((venv / "pyvenv.cfg").read_text())
+    (env / "lib").symlink_to(venv / "lib")
+    (env / "bin" / "python").symlink_to(Path(sys.executable))
+    return env / "bin" / "python"
+
+
+def test_an_interpreter_command_never_imports_what_the_project_ships(tmp_path: Path) -> None:
+    """``<python> -m agent_hooks`` in the harness's working directory (the project) would
+    put the project first on the module path: a repository shipping ``agent_hooks/``
+    would answer for the guard. The written command keeps the project off the path."""
+    if sys.prefix == sys.base_prefix:
+        pytest.skip("needs a virtualenv to make an environment without the entry point")
+    python = _environment_without_entry_point(tmp_path)
+    project = tmp_path / "proj"
+    (project / ".git").mkdir(parents=True)
+    marker = tmp_path / "planted-ran"
+    (project / "agent_hooks").mkdir()
+    (project / "agent_hooks" / "__init__.py").write_text(
+        f"open({str(marker)!r}, 'w').close()\n"
+    )
+    (project / "agent_hooks" / "__main__.py").write_text("print('{}')\n")
+    hooks = graph(tmp_path / "graph" / "guard.json")
+    proc = subprocess.run(
+        [str(python), "-m", "agent_hooks", "install", "--harness", "claude", "--scope", "user",
+         "--config", str(hooks)],
+        capture_output=True, text=True, env=env_for(tmp_path), cwd=tmp_path, timeout=120,
+        check=False,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads((tmp_path / "home" / ".claude" / "settings.json").read_text())
+    (command,) = ours(grouped_commands(doc, "PreToolUse"), "claude")
+    assert shlex.split(command)[0] == str(python)
+    payload = {
+        "hook_event_name": "PreToolUse",
+        "session_id": "s",
+        "cwd": str(project),
+        "tool_name": "Bash",
+        "tool_input": {"command": "rm -rf /"},
+    }
+    run = subprocess.run(
+        ["/bin/sh", "-c", command],
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        env=env_for(tmp_path),
+        cwd=project,
+        timeout=60,
+        check=False,
+    )
+    assert not marker.exists(), "the project's own agent_hooks ran as the guard"
+    assert run.returncode == 2 or '"deny"' in run.stdout, (run.returncode, run.stdout, run.stderr)

@@ -556,7 +556,12 @@ def program_words(scope: str, program: str | None = None) -> list[str]:
     """How the written command calls agent-hooks: ``program`` as given; else in a
     project file (committed, read on other machines) the portable ``agent-hooks``; else
     (a user file) this environment's own entry point by its absolute path, or its
-    interpreter with ``-m agent_hooks``, so that the harness's PATH does not matter."""
+    interpreter with ``-m agent_hooks``, so that the harness's PATH does not matter.
+
+    The interpreter form runs with ``-P`` (``-I`` on Python 3.10, which has no ``-P``):
+    ``-m`` would otherwise put the harness's working directory, the project, first on
+    the module path, and a repository shipping ``agent_hooks/`` or ``json.py`` would run
+    its own code as the guard."""
     if program:
         return shlex.split(program)
     if scope == "project":
@@ -565,7 +570,8 @@ def program_words(scope: str, program: str | None = None) -> list[str]:
     script = exe.parent / "agent-hooks"
     if script.is_file() and os.access(script, os.X_OK):
         return [str(script)]
-    return [str(exe), "-m", "agent_hooks"]
+    safe_path = "-P" if sys.version_info >= (3, 11) else "-I"
+    return [str(exe), safe_path, "-m", "agent_hooks"]
 
 
 def resolves(words: list[str]) -> str | None:

@@ -77,7 +77,7 @@ from anyio.abc import SocketAttribute
 
 from ..._base._version import VERSION
 from ._protocol import HEARTBEAT, LOADING_ENV, FrameError, pack, peer_uid, server_paths
-from ._worker import FrameReader, module_signature, receive_frame
+from ._worker import FrameReader, module_signature, receive_frame, worker_request
 
 __all__ = [
     "DEFAULT_IDLE",
@@ -484,7 +484,7 @@ class ResidentServer:
             self.log(f"a client of version {version!r} called; stopping")
             self.stop()
             return
-        request = _request(header)
+        request = worker_request(header[1:])  # (the version comes first)
         if request is None:
             await stream.send(pack(b"E", ["malformed request"]))
             return
@@ -609,19 +609,6 @@ def _project_of(args: argparse.Namespace, stdin: bytes, cwd: str, env: dict[str,
     except (TypeError, ValueError):
         return cwd
     return project
-
-
-def _request(fields: list[str]) -> tuple[list[str], str, dict[str, str]] | None:
-    """``(argv, cwd, env)`` of a ``Q`` frame's fields; ``None`` when malformed."""
-    try:
-        count = int(fields[2])
-    except (IndexError, ValueError):
-        return None
-    argv = fields[3 : 3 + count]
-    rest = fields[3 + count :]
-    if count < 0 or len(argv) != count or len(rest) % 2:
-        return None
-    return argv, fields[1], dict(zip(rest[::2], rest[1::2], strict=True))
 
 
 async def _heartbeat(

@@ -28,9 +28,11 @@ from agent_hooks._base._version import VERSION
 from agent_hooks._bridges._daemon._protocol import server_key, server_paths
 
 PY = sys.executable
-# (-P: the console script a harness calls does not put its working directory on the
-# module path either; the client itself must not load the project's code)
-CLIENT = [PY, "-P", "-m", "agent_hooks"]
+# The console script a harness calls does not put its working directory on the module
+# path (the client itself must not load the project's code); where there is none, -P does
+# the same (Python 3.11+).
+_SCRIPT = Path(PY).parent / "agent-hooks"
+CLIENT = [str(_SCRIPT)] if _SCRIPT.is_file() else [PY, "-P", "-m", "agent_hooks"]
 DEADLINE = 30.0
 
 GUARD = """#!/bin/sh

@@ -445,3 +445,24 @@ def test_a_relative_pythonpath_entry_does_not_import_what_the_project_ships(tmp_
     assert not marker.exists()
     assert entry["answer"] == "block", entry
     assert any("relative PYTHONPATH" in n for n in entry["notes"]), entry
+
+
+def test_claude_s_local_settings_are_checked_too(tmp_path: Path) -> None:
+    """Claude Code also reads ``.claude/settings.local.json``: an entry there that would
+    not run is reported (scope ``local``) and makes doctor exit 1."""
+    _setup(tmp_path)
+    copy = tmp_path / "copy" / "agent-hooks"
+    copy.parent.mkdir()
+    shutil.copy2(Path(PY).parent / "agent-hooks", copy)
+    _install(tmp_path, "claude", "--program", str(copy), "--trust-project-hooks")
+    claude = tmp_path / "project" / ".claude"
+    (claude / "settings.json").rename(claude / "settings.local.json")
+    rc, report = _doctor(tmp_path, "--harness", "claude", "--trust-project-hooks")
+    [entry] = _entries(report)
+    scopes = {f["scope"]: f for h in report["harnesses"] for f in h["files"]}
+    assert scopes["local"]["entries"] == [entry] and scopes["local"]["exists"]
+    assert entry["answer"] == "block" and rc == 0, entry
+    copy.unlink()
+    rc, report = _doctor(tmp_path, "--harness", "claude", "--trust-project-hooks")
+    [entry] = _entries(report)
+    assert (rc, entry["verdict"]) == (1, "not-run")

@@ -76,8 +76,8 @@ from ._install import (
     Harness,
     _script,
     find_entries,
+    hook_files,
     is_ours,
-    target_file,
 )
 
 __all__ = ["EXECUTABLES", "TESTED_VERSIONS", "register"]
@@ -193,8 +193,7 @@ def _harness_report(
 ) -> dict[str, Any] | None:
     exe = next((w for n in EXECUTABLES.get(harness.name, ()) if (w := shutil.which(n))), None)
     files = []
-    for scope in ("project", "user"):
-        path = target_file(harness, scope, project, args.home)
+    for scope, path in hook_files(harness, project, args.home):
         files.append(_file_report(harness, scope, path, project, args))
     present = [f for f in files if f["exists"]]
     if found_only and exe is None and not present:
@@ -245,8 +244,7 @@ def _has_entries(harness: Harness, project: str, args: argparse.Namespace) -> bo
     agent-hooks (an unreadable file holds none)."""
     from ._jsonedit import JsonShapeError
 
-    for scope in ("project", "user"):
-        path = target_file(harness, scope, project, args.home)
+    for _scope, path in hook_files(harness, project, args.home):
         try:
             text = path.read_bytes().decode("utf-8-sig")
             if find_entries(text, harness, where=str(path)):
@@ -273,6 +271,11 @@ def _version_of(exe: str) -> str | None:
         return None
     found = _VERSION_RE.search(done.stdout.decode(errors="replace") or done.stderr.decode(errors="replace"))
     return found.group(0) if found else None
+
+
+_USER_OR_SYSTEM = frozenset({"user", "managed"})
+"""Scopes whose files a repository cannot ship; every other file is treated as the
+project's (its own grants of trust are not honoured without ``--trust-project-hooks``)."""
 
 
 def _file_report(
@@ -373,7 +376,7 @@ def _entry_report(
     prog = _program_of(words)
     rest = words[len(prog) :]
     dropped: list[str] = []
-    if scope == "project" and not trusted:
+    if scope not in _USER_OR_SYSTEM and not trusted:  # (a file a repository can ship)
         rest, dropped = _without_grants(rest)
     where = _find(prog[0], env, project) if prog else None
     switch = (

@@ -107,6 +107,7 @@ __all__ = [
     "Edited",
     "Harness",
     "find_entries",
+    "hook_files",
     "install_files",
     "install_text",
     "is_ours",
@@ -300,6 +301,10 @@ class Harness:
     also_runs: tuple[str, ...] = ()
     """Other harnesses whose hook files this one runs itself (Copilot CLI runs the
     project's ``.claude/settings.json``): entries in both would run the guard twice."""
+    other_files: tuple[tuple[str, str], ...] = ()
+    """Other hook files the harness reads, as ``(scope, path)``, which install does not
+    write but doctor checks: a relative path is under the project root (Claude Code's
+    ``local`` settings), an absolute one a system file (``managed`` settings)."""
     per_event_files: bool = False
     """The harness's hooks are executable files named by their event in a directory (Cline):
     ``project_file`` and ``user_file`` are that directory, and install writes one small
@@ -359,6 +364,10 @@ HARNESSES: Mapping[str, Harness] = {
             fails_open="onFailure: block needs Claude Code 2.1.295 or later; an older version "
             "ignores it and lets the action go ahead when agent-hooks is missing or crashes",
             project_dir_var="CLAUDE_PROJECT_DIR",
+            other_files=(
+                ("local", ".claude/settings.local.json"),
+                ("managed", "/etc/claude-code/managed-settings.json"),
+            ),
         ),
         Harness(
             name="codex",
@@ -546,6 +555,15 @@ def target_file(harness: Harness, scope: str, project_dir: str | None, home: str
     if scope == "user":
         return harness.user_file(Path(home) if home else Path.home())
     return Path(os.path.abspath(project_dir or ".")) / harness.project_file
+
+
+def hook_files(harness: Harness, project_dir: str | None, home: str | None) -> list[tuple[str, Path]]:
+    """Every hook file of ``harness`` as ``(scope, path)``: the project and user files
+    install writes, then the harness's :attr:`Harness.other_files`."""
+    root = Path(os.path.abspath(project_dir or "."))
+    files = [(scope, target_file(harness, scope, project_dir, home)) for scope in ("project", "user")]
+    files += [(scope, root / rel) for scope, rel in harness.other_files]  # (an absolute rel stays)
+    return files
 
 
 def _target(harness: Harness, args: argparse.Namespace) -> Path:

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_daemon import DEADLINE, _wait_gone
 
 from agent_hooks._base._version import VERSION
 from agent_hooks._bridges._daemon._protocol import server_key, server_paths
@@ -33,7 +34,6 @@ PY = sys.executable
 # the same (Python 3.11+).
 _SCRIPT = Path(PY).parent / "agent-hooks"
 CLIENT = [str(_SCRIPT)] if _SCRIPT.is_file() else [PY, "-P", "-m", "agent_hooks"]
-DEADLINE = 30.0
 
 GUARD = """#!/bin/sh
 payload=$(cat)
@@ -135,23 +135,6 @@ class Home:
         if status is not None:
             self.daemon("stop")
             _wait_gone(int(status["pid"]))
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return True
-
-
-def _wait_gone(pid: int) -> None:
-    deadline = time.monotonic() + DEADLINE
-    while _alive(pid):
-        if time.monotonic() > deadline:
-            os.kill(pid, signal.SIGKILL)
-            return
-        time.sleep(0.05)  # (another process is exiting)
 
 
 @pytest.fixture

@@ -17,6 +17,30 @@ import pytest
 from install_helpers import ah, env_for, graph, grouped_commands, ours
 
 
+def _run_as_harness(
+    command: str, project: Path, env: dict[str, str]
+) -> subprocess.CompletedProcess[str]:
+    """The written command run as Claude Code runs it (through ``sh -c``, in the project)
+    on a PreToolUse payload that the installed guard blocks."""
+    payload = {
+        "hook_event_name": "PreToolUse",
+        "session_id": "s",
+        "cwd": str(project),
+        "tool_name": "Bash",
+        "tool_input": {"command": "rm -rf /"},
+    }
+    return subprocess.run(
+        ["/bin/sh", "-c", command],
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=project,
+        timeout=60,
+        check=False,
+    )
+
+
 def test_a_user_file_gets_a_command_that_runs_without_path(tmp_path: Path) -> None:
     project = tmp_path / "proj"
     (project / ".git").mkdir(parents=True)
@@ -27,23 +51,7 @@ def test_a_user_file_gets_a_command_that_runs_without_path(tmp_path: Path) -> No
     (command,) = ours(grouped_commands(doc, "PreToolUse"), "claude")
     assert os.path.isabs(shlex.split(command)[0])
     # the harness runs it through a shell whose PATH has no agent-hooks: it still guards
-    payload = {
-        "hook_event_name": "PreToolUse",
-        "session_id": "s",
-        "cwd": str(project),
-        "tool_name": "Bash",
-        "tool_input": {"command": "rm -rf /"},
-    }
-    run = subprocess.run(
-        ["/bin/sh", "-c", command],
-        input=json.dumps(payload),
-        capture_output=True,
-        text=True,
-        env={**env_for(tmp_path), "PATH": "/usr/bin:/bin"},
-        cwd=project,
-        timeout=60,
-        check=False,
-    )
+    run = _run_as_harness(command, project, {**env_for(tmp_path), "PATH": "/usr/bin:/bin"})
     assert run.returncode != 127, run.stderr
     assert run.returncode == 2 or '"deny"' in run.stdout or '"block"' in run.stdout, (
         run.returncode,
@@ -170,22 +178,6 @@ def test_an_interpreter_command_never_imports_what_the_project_ships(tmp_path: P
     doc = json.loads((tmp_path / "home" / ".claude" / "settings.json").read_text())
     (command,) = ours(grouped_commands(doc, "PreToolUse"), "claude")
     assert shlex.split(command)[0] == str(python)
-    payload = {
-        "hook_event_name": "PreToolUse",
-        "session_id": "s",
-        "cwd": str(project),
-        "tool_name": "Bash",
-        "tool_input": {"command": "rm -rf /"},
-    }
-    run = subprocess.run(
-        ["/bin/sh", "-c", command],
-        input=json.dumps(payload),
-        capture_output=True,
-        text=True,
-        env=env_for(tmp_path),
-        cwd=project,
-        timeout=60,
-        check=False,
-    )
+    run = _run_as_harness(command, project, env_for(tmp_path))
     assert not marker.exists(), "the project's own agent_hooks ran as the guard"
     assert run.returncode == 2 or '"deny"' in run.stdout, (run.returncode, run.stdout, run.stderr)

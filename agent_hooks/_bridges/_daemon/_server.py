@@ -59,7 +59,6 @@ from __future__ import annotations
 import argparse
 import collections
 import contextlib
-import io
 import json
 import os
 import signal
@@ -77,7 +76,7 @@ from anyio.abc import SocketAttribute
 
 from ..._base._version import VERSION
 from ._protocol import HEARTBEAT, LOADING_ENV, FrameError, pack, peer_uid, server_paths
-from ._worker import FrameReader, module_signature, receive_frame, worker_request
+from ._worker import FrameReader, module_signature, parse_run, receive_frame, worker_request
 
 __all__ = [
     "DEFAULT_IDLE",
@@ -510,22 +509,11 @@ class ResidentServer:
         in the worker of its project."""
         from .._cli import build_parser
 
-        err = io.StringIO()
         if self._parser is None:
             self._parser = build_parser("run")  # (once: parsing does not change it)
-        try:
-            with (
-                contextlib.redirect_stdout(io.StringIO()) as text_out,
-                contextlib.redirect_stderr(err),
-            ):
-                args = self._parser.parse_args(argv)
-        except SystemExit as exc:
-            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
-            return (
-                code,
-                text_out.getvalue().encode("utf-8", "backslashreplace"),
-                err.getvalue().encode("utf-8", "backslashreplace"),
-            )
+        args = parse_run(self._parser, argv)
+        if not isinstance(args, argparse.Namespace):
+            return args
         project = _project_of(args, stdin, cwd, env)
         worker = await self._worker(project)
         answer = None if worker is None else await worker.call(fields, stdin)

@@ -47,7 +47,7 @@ if TYPE_CHECKING:
     from ..._config._snapshot import LoadedConfig
     from .._sessions import SessionTable
 
-__all__ = ["FrameReader", "WorkerHost", "module_signature", "receive_frame", "worker_request"]
+__all__ = ["FrameReader", "WorkerHost", "module_signature", "parse_run", "receive_frame", "worker_request"]
 
 _PACKAGE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 """This package's directory (its modules change only with its version)."""
@@ -119,6 +119,28 @@ def worker_request(fields: list[str]) -> tuple[list[str], str, dict[str, str]] |
     if count < 0 or len(argv) != count or len(rest) % 2:
         return None
     return argv, fields[0], dict(zip(rest[::2], rest[1::2], strict=True))
+
+
+def parse_run(
+    parser: argparse.ArgumentParser, argv: list[str]
+) -> argparse.Namespace | tuple[int, bytes, bytes]:
+    """``run``'s arguments, or the answer argparse gave instead (help, a usage error) as
+    ``(status, stdout, stderr)``. argparse prints those itself; parsing never awaits, so
+    no other request runs while stdout and stderr point at this one's buffers."""
+    err = io.StringIO()
+    try:
+        with (
+            contextlib.redirect_stdout(io.StringIO()) as text_out,
+            contextlib.redirect_stderr(err),
+        ):
+            return parser.parse_args(argv)
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+        return (
+            code,
+            text_out.getvalue().encode("utf-8", "backslashreplace"),
+            err.getvalue().encode("utf-8", "backslashreplace"),
+        )
 
 
 def module_signature(path: str) -> str | None:
@@ -296,21 +318,12 @@ class WorkerHost:
         """One ``run``, as the client's process would have answered it."""
         from .._cli._run import RunIO, run_resident
 
+        assert self._parser is not None
+        args = parse_run(self._parser, argv)
+        if not isinstance(args, argparse.Namespace):
+            return args
         out = io.BytesIO()
         err = io.StringIO()
-        assert self._parser is not None
-        # argparse prints usage errors itself; parsing never awaits, so no other
-        # request runs while stdout and stderr point at this one's buffers.
-        try:
-            with (
-                contextlib.redirect_stdout(io.StringIO()) as text_out,
-                contextlib.redirect_stderr(err),
-            ):
-                args = self._parser.parse_args(argv)
-        except SystemExit as exc:
-            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
-            out.write(text_out.getvalue().encode("utf-8", "backslashreplace"))
-            return code, out.getvalue(), err.getvalue().encode("utf-8", "backslashreplace")
         run_io = RunIO(stdin, cwd=cwd, environ=env, stdout=out, stderr=err, resident=True)
         code = await run_resident(args, run_io, self)
         return code, out.getvalue(), err.getvalue().encode("utf-8", "backslashreplace")

@@ -1,6 +1,9 @@
 """The package's layers: each private subpackage imports only itself and the layers
 below it, and no module imports another in a cycle (its own imports, read from the
-source: function-level and ``TYPE_CHECKING`` imports count too)."""
+source: function-level and ``TYPE_CHECKING`` imports count too, and so do imports by
+a call with string literals: ``importlib.import_module("agent_hooks._x")``,
+``import_module(".x", __package__)``, ``__import__("agent_hooks._x")`` and the
+package's own ``submodule(__package__, "x")``)."""
 
 from __future__ import annotations
 
@@ -43,12 +46,50 @@ def _modules() -> dict[str, Path]:
 MODULES = _modules()
 
 
-def _imports(name: str, path: Path) -> set[str]:
+_IMPORT_CALLS = {"import_module", "__import__"}
+"""Calls that import the module their first argument names (``importlib``'s and the
+builtin), with an optional package for a relative name as the second."""
+
+
+def _literal(node: ast.expr, name: str, package: str) -> str | None:
+    """A string literal's value; ``__name__``/``__package__`` stand for their value."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.Name) and node.id in {"__name__", "__package__"}:
+        return name if node.id == "__name__" else package
+    return None
+
+
+def _called_import(call: ast.Call, name: str, package: str) -> str | None:
+    """The module a call imports when its arguments are literals, else ``None``."""
+    func = call.func
+    called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+    args = [_literal(a, name, package) for a in call.args[:2]]
+    if called in _IMPORT_CALLS and args and args[0]:
+        target, anchor = args[0], args[1] if len(args) > 1 else None
+        if not target.startswith("."):
+            return target
+        if anchor is None:
+            return None
+        dots = len(target) - len(target.lstrip("."))
+        base = anchor.split(".")[: len(anchor.split(".")) - dots + 1]
+        return ".".join([*base, target.lstrip(".")] if target.lstrip(".") else base)
+    if called == "submodule" and len(args) == 2 and args[0] and args[1]:
+        return f"{args[0]}.{args[1]}"
+    return None
+
+
+def _imports(name: str, path: Path, source: str | None = None) -> set[str]:
     """The package modules ``name`` imports (``from pkg import mod`` names the module)."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.ImportFrom):
+    text = path.read_text(encoding="utf-8") if source is None else source
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.Call):
+            target = _called_import(node, name, package)
+            if target in MODULES:
+                found.add(target)
+        elif isinstance(node, ast.ImportFrom):
             if node.level:
                 base = package.split(".")[: len(package.split(".")) - node.level + 1]
                 target = ".".join([*base, node.module] if node.module else base)
@@ -139,3 +180,29 @@ def test_the_cycle_finder_finds_a_cycle() -> None:
     finally:
         GRAPH.clear()
         GRAPH.update(saved)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        'importlib.import_module("agent_hooks._bridges._payload")',
+        'import_module("agent_hooks._bridges._payload")',
+        'importlib.import_module("..._bridges._payload", __name__)',
+        'importlib.import_module(".._bridges._payload", __package__)',
+        '__import__("agent_hooks._bridges._payload")',
+        'submodule("agent_hooks._bridges", "_payload")',
+    ],
+)
+def test_an_import_by_a_call_with_a_literal_counts(call: str) -> None:
+    name = "agent_hooks._base._errors"
+    source = f"import importlib\n\ndef late():\n    return {call}\n"
+    found = _imports(name, MODULES[name], source)
+    assert found == {"agent_hooks._bridges._payload"}
+    upward = [t for t in found if _layer(t) > _layer(name)]
+    assert upward, "an upward import by a call is an upward import"
+
+
+def test_an_import_by_a_call_without_a_literal_is_not_guessed() -> None:
+    name = "agent_hooks._base._errors"
+    source = "import importlib\n\ndef late(m):\n    return importlib.import_module(m)\n"
+    assert _imports(name, MODULES[name], source) == set()

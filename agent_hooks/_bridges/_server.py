@@ -274,7 +274,6 @@ class HookServer:
         self._header_timeout = header_timeout
         self._body_timeout = body_timeout
         self._idle_timeout = idle_timeout
-        self._project_dir = project_dir
         self._grace = shutdown_grace
         self._log = log
         self._stop = anyio.Event()

@@ -69,8 +69,6 @@ class AnswerKeys:
     block_flag: str | None = None
     """Key of a flag a block is written as, ``true``, with the reasons (Cline's
     ``cancel``); a verdict :attr:`nearest` maps to ``block`` is written so too."""
-    deny_message_key: str | None = None
-    """Key inside the verdict object for a deny's reason (PermissionRequest ``message``)."""
     fields: Mapping[str, str] = attrs.field(factory=dict)
     """The event's own answer fields the harness takes as they are: output field (Python
     name) -> the harness's (dotted) key (Gemini's ``BeforeModel``: ``llm_request`` ->

@@ -57,8 +57,6 @@ __all__ = [
     "server_paths",
 ]
 
-VERSION_KEY = "version"
-
 LOADING_ENV = (
     "HOME",
     "USERPROFILE",

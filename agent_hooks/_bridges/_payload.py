@@ -177,23 +177,14 @@ def _result(
     answer = answer_json(output, decoded.wire, decision.event)
     # the calling harness's own answer shape (Gemini CLI, Cursor, Copilot), when it has one
     answer, untranslatable = native_answer(decoded, output, answer)
-    exit_code = 0
-    error: str | None = None
     plain: str | None = None
-    if decision.blocked and not spec.typed:
-        exit_code, error = 2, decision.reason or f"blocked by a {spec.event.value} hook"
-    elif decision.blocked and not spec.json_block:
-        exit_code, error = 2, decision.reason or f"blocked by a {spec.event.value} hook"
+    if decision.blocked and spec.typed and not spec.json_block:
         answer = {k: v for k, v in answer.items() if k not in ("decision", "reason")}
-    elif (
-        spec.plain_stdout
-        and not spec.plain_stdout.startswith("additional")
-        and decoded.wire == "claude"
-    ):
-        value = getattr(decision.output, spec.plain_stdout, None)
-        if decision.blocked:
-            exit_code, error = 2, decision.reason or f"blocked by a {spec.event.value} hook"
+    elif (spec.typed or not decision.blocked) and _plain_field(spec, decoded):
+        value = getattr(decision.output, spec.plain_stdout or "", None)
         plain = value if isinstance(value, str) else ""
+    exits = decision.blocked and (not spec.typed or not spec.json_block or plain is not None)
+    reason = decision.reason or f"blocked by a {spec.event.value} hook"
     wire = decoded.dialect.native if decoded.dialect is not None else None
     if wire is not None and wire.exit_status_only and decoded.native_event is not None:
         # No JSON answer (Windsurf, Kiro): a block is exit 2 with the reason on stderr;
@@ -202,7 +193,8 @@ def _result(
         answer, plain = {}, text if isinstance(text, str) else ""
         if verdict == "block":
             default = f"blocked by a {decoded.native_event.name} hook"
-            exit_code, error = 2, why if isinstance(why, str) and why else default
+            exits, reason = True, why if isinstance(why, str) and why else default
+    exit_code, error = (2, reason) if exits else (0, None)
     return BridgeResult(
         answer=answer,
         exit_code=exit_code,
@@ -217,6 +209,13 @@ def _result(
         decision=decision,
         wire=decoded.wire,
     )
+
+
+def _plain_field(spec: EventSpec, decoded: DecodedInput) -> bool:
+    """Whether the event answers a Claude Code command hook in plain stdout (WorktreeCreate:
+    the path), not in JSON."""
+    field = spec.plain_stdout
+    return bool(field) and not (field or "").startswith("additional") and decoded.wire == "claude"
 
 
 def _with_background(spec: EventSpec, decision: Decision[Any]) -> HookOutput:

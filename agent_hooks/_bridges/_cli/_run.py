@@ -30,21 +30,23 @@ from typing import TYPE_CHECKING, Any, BinaryIO, Protocol, TextIO
 if TYPE_CHECKING:
     from ..._config._snapshot import LoadedConfig
     from ..._wire._codec import DecodedInput
+    from .._answer import Failure, Options, Reply
     from .._payload import BridgeResult
     from .._sessions import SessionTable
 
 __all__ = [
     "NOT_LOADED",
-    "ResidentHost",
+    "RunHost",
     "RunIO",
     "add_load_options",
+    "answer_run",
     "load_hooks",
     "not_loaded",
+    "project_of",
     "quiet_diagnostics_log",
     "register",
     "run_hooks",
     "run_in_process",
-    "run_resident",
 ]
 
 NOT_LOADED = ("untrusted", "unreadable", "invalid")
@@ -261,6 +263,8 @@ class RunIO:
         self.stdout = stdout
         self.stderr = stderr
         self.resident = resident
+        self.answered = False
+        """Whether stdout was written (the answer goes out as soon as it is decided)."""
 
     @classmethod
     def of_this_process(cls, stdin: bytes | None = None) -> RunIO:
@@ -271,11 +275,30 @@ class RunIO:
             data, cwd=os.getcwd(), environ=os.environ, stdout=sys.stdout.buffer, stderr=sys.stderr
         )
 
+    def write_stdout(self, data: bytes) -> None:
+        """``data`` on stdout, once per call (later writes are dropped)."""
+        if self.answered:
+            return
+        self.answered = True
+        if data:
+            sys.stdout.flush()  # (text a Python hook printed goes before the answer, not into it)
+            self.stdout.write(data)
+            self.stdout.flush()
 
-class ResidentHost(Protocol):
-    """What the resident server lends ``run``: loading (fresh on every call, so that an
-    edited file or a changed trust store counts at once) and the long-lived sessions of
-    a configuration (reused while the loaded files stay the same)."""
+    def finish(self, done: Reply) -> int:
+        """Print what is left of ``done``; its exit status."""
+        self.write_stdout(done.stdout)
+        self.stderr.write(done.stderr)
+        self.stderr.flush()
+        return done.status
+
+
+class RunHost(Protocol):
+    """Where ``run`` loads its hooks and finds their session table: in-process, a table
+    of one call (every payload in a one-off session); in the resident server's worker,
+    loading fresh on every call (an edited file or a changed trust store counts at once)
+    and the long-lived sessions of a configuration (reused while the loaded files stay
+    the same)."""
 
     def load(self, args: argparse.Namespace, project: str) -> tuple[LoadedConfig, list[str]]:
         """As :func:`load_hooks`."""
@@ -288,170 +311,180 @@ class ResidentHost(Protocol):
         ...
 
 
+class _OneOff:
+    """The host of an in-process ``run``: a session table that is never started, so the
+    payload is answered in a one-off session."""
+
+    def load(self, args: argparse.Namespace, project: str) -> tuple[LoadedConfig, list[str]]:
+        return load_hooks(args, project)
+
+    async def table(
+        self, args: argparse.Namespace, project: str, config: LoadedConfig
+    ) -> SessionTable:
+        from .._sessions import SessionTable
+
+        return SessionTable(
+            config.registry(fail_closed=bool(args.fail_closed)), project_dir=project
+        )
+
+
 def run_hooks(args: argparse.Namespace) -> int:
     """The ``run`` command, answered in this process."""
     return run_in_process(args, RunIO.of_this_process(getattr(args, "stdin_bytes", None)))
 
 
 def run_in_process(args: argparse.Namespace, io: RunIO) -> int:
-    """``run`` answered in this process, one-off session and all; never raises."""
+    """``run`` answered in this process (:func:`answer_run` with a one-off session);
+    never raises."""
+    import anyio
+
     try:
         with quiet_diagnostics_log():
-            return _run(args, io)
+            return anyio.run(answer_run, args, io, _OneOff())
     except BaseException as exc:
-        return _contained(exc, args, io)
+        return io.finish(_contained(exc, args, io))
 
 
-async def run_resident(args: argparse.Namespace, io: RunIO, host: ResidentHost) -> int:
-    """``run`` answered by the resident server for a client (``io``): the same steps and
-    output as :func:`run_in_process`, with the configuration's long-lived sessions;
-    never raises but for cancellation."""
+async def answer_run(args: argparse.Namespace, io: RunIO, host: RunHost) -> int:
+    """``run``: decode the payload, load the hooks (``host``), dispatch through the
+    configuration's session table, print the answer as soon as it is decided and the
+    rest once the call is done (:func:`~agent_hooks._bridges._answer.reply`); the exit
+    status. Never raises but for cancellation."""
+    from .._answer import Failure, answer_bytes, reply
+
+    options = _options(args, io)
     try:
         prepared = _prepare(args, io, host.load)
-        if isinstance(prepared, int):
-            return prepared
+        if isinstance(prepared, Failure):
+            return io.finish(reply(prepared, io.stdin, options))
         table = await host.table(args, prepared.project, prepared.config)
-        answer, answered = _answerer(args, io)
+
+        def decided(result: BridgeResult) -> None:
+            # Printed as soon as it is decided; fire-and-forget handlers may run on (in a
+            # one-off session: for up to the registry's background_drain_timeout).
+            if not args.report:
+                io.write_stdout(answer_bytes(result))
+
         result = await table.answer(
             prepared.decoded,
-            fail_closed=prepared.fail_closed,
+            fail_closed=options.fail_closed,
             environ=io.environ,
             cwd=io.cwd,
-            on_answer=answer,
+            on_answer=decided,
         )
-        return _conclude(args, io, result, answered, prepared.decoded)
+        return io.finish(reply(result, io.stdin, options, prepared.decoded.dialect))
     except (Exception, SystemExit) as exc:
-        return _contained(exc, args, io)
+        return io.finish(_contained(exc, args, io))
 
 
-def _contained(exc: BaseException, args: argparse.Namespace, io: RunIO) -> int:
-    if isinstance(exc, SystemExit):  # Python hook code (a module as it loads) called sys.exit()
-        # Its status must not stand in for the answer: exit 0 with nothing printed allows.
+def _options(args: argparse.Namespace, io: RunIO) -> Options:
+    from .._answer import Options
+
+    return Options(
+        fail_closed=bool(args.fail_closed),
+        report=bool(args.report),
+        dialect=getattr(args, "dialect", None),
+        event=getattr(args, "event", None),
+        resident=io.resident,
+    )
+
+
+def _contained(exc: BaseException, args: argparse.Namespace, io: RunIO) -> Reply:
+    """The reply of a call that raised: hook code that called ``sys.exit()`` (a module
+    as it loads; its status must not stand in for the answer: exit 0 with nothing
+    printed allows), an internal error (a traceback is never the answer)."""
+    from .._answer import Failure, reply
+
+    if isinstance(exc, SystemExit):
         message = f"hook code called sys.exit({exc.code!r}); no answer"
-        return _fail(message, args.fail_closed, io, args)
-    if isinstance(exc, Exception):  # an internal error: never let a traceback be the answer
+    elif isinstance(exc, Exception):
         message = f"internal error: {type(exc).__name__}: {exc}"
-        return _fail(message, args.fail_closed, io, args)
-    raise exc
-
-
-def _fail(
-    message: str, fail_closed: bool, io: RunIO, args: argparse.Namespace | None = None
-) -> int:
-    """Say why on stderr; the exit status. Failing closed for a harness that reads no
-    exit status (Cline), the event's block is printed too (``args``: the options that
-    name the harness and the event)."""
-    print(f"agent-hooks: {_one_line(message)}", file=io.stderr)
-    if fail_closed and args is not None:
-        from ..._wire._detect import failure_answer
-
-        answer = failure_answer(
-            io.stdin,
-            f"agent-hooks failed closed: {_one_line(message)}",
-            dialect=getattr(args, "dialect", None),
-            event=getattr(args, "event", None),
-        )
-        if answer is not None:
-            _emit(answer, io)
-    return 2 if fail_closed else 1
-
-
-def _soft(code: int, args: argparse.Namespace, dialect: Any = None) -> int:
-    """``code``, with the "failed, go on" status 1 written as the calling harness reads
-    it (Copilot fails a preToolUse closed on any status but 0 and 2: it is told 0, with
-    nothing on stdout). The harness is ``dialect``, else ``--dialect``."""
-    if code != 1:
-        return code
-    if dialect is None and getattr(args, "dialect", None):
-        from ..._wire._dialects import get_dialect
-
-        try:
-            dialect = get_dialect(args.dialect)
-        except ValueError:
-            return code
-    native = getattr(dialect, "native", None)
-    return int(native.nonblocking_exit) if native is not None else code
+    else:
+        raise exc
+    return reply(Failure(message), io.stdin, _options(args, io))
 
 
 def _one_line(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n").replace("\n", "\\n")
 
 
-def _emit(obj: Any, io: RunIO) -> None:
-    """One JSON object, UTF-8 (JSON's encoding, whatever the locale), on stdout."""
-    from .._payload import dumps
-
-    sys.stdout.flush()  # (text a Python hook printed goes before the answer, not into it)
-    io.stdout.write(dumps(obj).encode("utf-8") + b"\n")
-    io.stdout.flush()
-
-
 class _Prepared:
     """A payload decoded and its configuration loaded, ready to dispatch."""
 
-    def __init__(
-        self, decoded: DecodedInput, project: str, config: LoadedConfig, fail_closed: bool
-    ) -> None:
+    def __init__(self, decoded: DecodedInput, project: str, config: LoadedConfig) -> None:
         self.decoded = decoded
         self.project = project
         self.config = config
-        self.fail_closed = fail_closed
 
 
 def _prepare(
     args: argparse.Namespace,
     io: RunIO,
     load: Callable[[argparse.Namespace, str], tuple[LoadedConfig, list[str]]],
-) -> _Prepared | int:
-    """Decode the payload, find the project, load the hooks; the exit status instead
-    when ``run`` ends here (a bad payload, hooks that cannot run under
-    ``--fail-closed``)."""
+) -> _Prepared | Failure:
+    """Decode the payload, find the project, load the hooks; the failure instead when
+    ``run`` ends here (a bad payload, hooks that cannot run under ``--fail-closed``)."""
     from ..._base._errors import InvalidPayloadError, UnknownEventError
     from ..._wire._detect import decode_payload
+    from .._answer import Failure
 
-    fail_closed = bool(args.fail_closed)
     try:
         decoded = decode_payload(
             io.stdin, dialect=getattr(args, "dialect", None), event=getattr(args, "event", None)
         )
     except (InvalidPayloadError, UnknownEventError) as exc:
-        return _soft(_fail(str(exc), fail_closed, io, args), args)
+        return Failure(str(exc), soft=True)
     except ValueError as exc:  # an unknown --dialect
-        return _fail(str(exc), fail_closed, io)
-    named = args.project_dir or io.environ.get("CLAUDE_PROJECT_DIR")
-    project = named or decoded.input.cwd or io.cwd
+        return Failure(str(exc))
     try:
-        os.fsencode(project)
-        path_like = "\0" not in project
-    except UnicodeEncodeError:  # a lone surrogate: no file system path
-        path_like = False
-    if not path_like:
-        return _fail(f"the project directory {project!r} is not a path", fail_closed, io, args)
-    project = os.path.join(io.cwd, project)  # (relative to the caller's directory)
-    project = os.path.normpath(project)
-    if not named:
-        # (no project named: the nearest project root at or above the payload's cwd)
-        from ..._config._common import find_project_root
-
-        project = find_project_root(os.path.join(project, "_")) or project
+        project = project_of(args, decoded.input.cwd, io.cwd, io.environ)
+    except ValueError as exc:
+        return Failure(str(exc))
     typed = list(args.config)
     args = _relative_to(args, io.cwd)
     try:
         config, missing = load(args, project)
     except ValueError as exc:
-        return _fail(str(exc), fail_closed, io, args)
+        return Failure(str(exc))
     spelled = dict(zip(args.config, typed, strict=True))
     missing = [spelled.get(path, path) for path in missing]
     problems = [f"{path}: no such file" for path in missing]
-    if fail_closed:
+    if args.fail_closed:
         # A guard that was told to load a file and could not must not pass silently.
         problems += not_loaded(config)
         problems += [e for d in config.errors if (e := _one_line(str(d))) not in problems]
         if problems:
-            return _fail("hooks cannot run as configured: " + "; ".join(problems), True, io, args)
+            return Failure("hooks cannot run as configured: " + "; ".join(problems))
     for problem in problems:
         print(f"agent-hooks: {problem}; no hooks loaded from it", file=io.stderr)
-    return _Prepared(decoded, project, config, fail_closed)
+    return _Prepared(decoded, project, config)
+
+
+def project_of(
+    args: argparse.Namespace, payload_cwd: str | None, cwd: str, environ: Mapping[str, str]
+) -> str:
+    """The project a call loads: ``--project-dir``, else ``$CLAUDE_PROJECT_DIR``, else the
+    nearest project root at or above the payload's ``cwd``, else the caller's directory
+    ``cwd`` (relative paths against it).
+
+    Raises:
+        ValueError: what names the project is no file system path (a NUL, a lone
+            surrogate).
+    """
+    named = args.project_dir or environ.get("CLAUDE_PROJECT_DIR")
+    project = named or payload_cwd or cwd
+    try:
+        path_like = "\0" not in project and bool(os.fsencode(project))
+    except UnicodeEncodeError:  # a lone surrogate
+        path_like = False
+    if not path_like:
+        raise ValueError(f"the project directory {project!r} is not a path")
+    project = os.path.normpath(os.path.join(cwd, project))
+    if not named:
+        from ..._config._common import find_project_root
+
+        project = find_project_root(os.path.join(project, "_")) or project
+    return project
 
 
 def _relative_to(args: argparse.Namespace, cwd: str) -> argparse.Namespace:
@@ -469,80 +502,3 @@ def _relative_to(args: argparse.Namespace, cwd: str) -> argparse.Namespace:
     resolved.trust_store = absolute(args.trust_store)
     resolved.home = absolute(args.home)
     return resolved
-
-
-def _answerer(
-    args: argparse.Namespace, io: RunIO
-) -> tuple[Callable[[BridgeResult], None], list[bool]]:
-    """The callback that prints the answer as soon as it is decided, and the list it
-    marks when it did."""
-    answered: list[bool] = []
-
-    def answer(result: BridgeResult) -> None:
-        # Printed as soon as it is decided; fire-and-forget handlers may run on (in a
-        # one-off session: for up to the registry's background_drain_timeout before the
-        # process exits).
-        if args.report:
-            return
-        if result.plain is not None:
-            # plain text has no escapes: a lone surrogate (from a JSON answer) becomes "?"
-            text = result.plain.encode("utf-8", errors="replace")
-            io.stdout.write(text + (b"\n" if text else b""))
-            io.stdout.flush()
-        elif result.exit_code == 0 or result.decision is not None:
-            _emit(result.answer, io)
-        answered.append(True)
-
-    return answer, answered
-
-
-def _conclude(
-    args: argparse.Namespace,
-    io: RunIO,
-    result: BridgeResult,
-    answered: list[bool],
-    decoded: DecodedInput,
-) -> int:
-    """Print what is left to print (diagnostics, the report) and the exit status."""
-    from .._payload import diagnostic_lines, report_json
-
-    if result.decision is not None and result.exit_code == 2:
-        # A block the event can only take as exit 2: stderr is the reason; a --report
-        # follows it there (stdout, which the harness does not read here, stays empty).
-        print(result.error or "", file=io.stderr)
-        if args.report:
-            from .._payload import dumps
-
-            print(dumps({**report_json(result), "resident": io.resident}), file=io.stderr)
-        return 2
-    for line in diagnostic_lines(result):
-        print(line, file=io.stderr)
-    if args.report:
-        _emit({**report_json(result), "resident": io.resident}, io)
-    elif result.error is None and not answered:
-        _emit(result.answer, io)
-    return _soft(result.exit_code, args, decoded.dialect)
-
-
-def _run(args: argparse.Namespace, io: RunIO) -> int:
-    prepared = _prepare(args, io, load_hooks)
-    if isinstance(prepared, int):
-        return prepared
-    import anyio
-
-    from .._payload import dispatch_payload
-
-    registry = prepared.config.registry(fail_closed=prepared.fail_closed)
-    answer, answered = _answerer(args, io)
-    result = anyio.run(
-        lambda: dispatch_payload(
-            prepared.decoded,
-            registry,
-            project_dir=prepared.project,
-            fail_closed=prepared.fail_closed,
-            on_answer=answer,
-            environ=io.environ,
-            cwd=io.cwd,
-        )
-    )
-    return _conclude(args, io, result, answered, prepared.decoded)

@@ -3,7 +3,7 @@ process per user and loading environment (see ``_protocol``), each call in the w
 process of its project (``_worker``).
 
 Each request runs the same code as an in-process ``run``
-(:func:`~agent_hooks._bridges._cli._run.run_resident`) with the client's command line,
+(:func:`~agent_hooks._bridges._cli._run.answer_run`) with the client's command line,
 working directory, environment and payload, and returns the bytes that would have
 been printed and the exit status. The server itself parses the command line and
 finds the call's project as ``run`` does (``--project-dir``, ``$CLAUDE_PROJECT_DIR``,
@@ -521,11 +521,14 @@ class ResidentServer:
             return answer
         # (the worker ended mid-call: the hooks may have run; the client must not run
         # them again, so this is the answer, as a failure)
-        message = (
-            f"agent-hooks: the resident server's worker for {project} ended before "
-            "answering; no answer\n"
+        from .._answer import Failure, Options, reply
+
+        message = f"the resident server's worker for {project} ended before answering; no answer"
+        options = Options(
+            fail_closed=bool(args.fail_closed), dialect=args.dialect, event=args.event
         )
-        return (2 if args.fail_closed else 1), b"", message.encode("utf-8", "backslashreplace")
+        done = reply(Failure(message), stdin, options)
+        return done.status, done.stdout, done.stderr.encode("utf-8", "backslashreplace")
 
     async def _worker(self, project: str) -> _Worker | None:
         """The live worker of ``project``, started when there is none or when a module
@@ -576,27 +579,18 @@ class ResidentServer:
 def _project_of(args: argparse.Namespace, stdin: bytes, cwd: str, env: dict[str, str]) -> str:
     """The project ``run`` will load for this call, read as ``run`` reads it (the worker
     refuses a call for another project, so a misreading fails, never mixes)."""
-    named = args.project_dir or env.get("CLAUDE_PROJECT_DIR")
-    project = named
-    if not project:
-        from ..._wire._detect import decode_payload
+    from ..._wire._detect import decode_payload
+    from .._cli._run import project_of
 
-        try:
-            decoded = decode_payload(
-                stdin, dialect=getattr(args, "dialect", None), event=getattr(args, "event", None)
-            )
-            project = decoded.input.cwd
-        except Exception:  # (the worker reports a bad payload as run does)
-            project = None
     try:
-        project = os.path.normpath(os.path.join(cwd, project or cwd))
-        if not named:
-            from ..._config._common import find_project_root
-
-            project = find_project_root(os.path.join(project, "_")) or project
-    except (TypeError, ValueError):
+        dialect, event = getattr(args, "dialect", None), getattr(args, "event", None)
+        payload_cwd = decode_payload(stdin, dialect=dialect, event=event).input.cwd
+    except Exception:  # (the worker reports a bad payload as run does)
+        payload_cwd = None
+    try:
+        return project_of(args, payload_cwd, cwd, env)
+    except (TypeError, ValueError):  # (the worker reports it as run does)
         return cwd
-    return project
 
 
 async def _heartbeat(

@@ -218,7 +218,7 @@ class _Configuration:
 
 class WorkerHost:
     """The calls of one project, answered as an in-process ``run`` answers them, with
-    the configuration's long-lived sessions (the ``ResidentHost`` of ``run``).
+    the configuration's long-lived sessions (the ``RunHost`` of ``run``).
 
     Args:
         log: where to write one line per notable event.
@@ -316,7 +316,7 @@ class WorkerHost:
         self, argv: list[str], cwd: str, env: dict[str, str], stdin: bytes
     ) -> tuple[int, bytes, bytes]:
         """One ``run``, as the client's process would have answered it."""
-        from .._cli._run import RunIO, run_resident
+        from .._cli._run import RunIO, answer_run
 
         assert self._parser is not None
         args = parse_run(self._parser, argv)
@@ -325,10 +325,10 @@ class WorkerHost:
         out = io.BytesIO()
         err = io.StringIO()
         run_io = RunIO(stdin, cwd=cwd, environ=env, stdout=out, stderr=err, resident=True)
-        code = await run_resident(args, run_io, self)
+        code = await answer_run(args, run_io, self)
         return code, out.getvalue(), err.getvalue().encode("utf-8", "backslashreplace")
 
-    # ------------------------------------------------------ ResidentHost
+    # ----------------------------------------------------------- RunHost
 
     def load(self, args: argparse.Namespace, project: str) -> tuple[LoadedConfig, list[str]]:
         """Load the configuration afresh (trust checked against the store as it is

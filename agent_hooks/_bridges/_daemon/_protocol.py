@@ -184,7 +184,7 @@ def read_frame(sock: socket.socket) -> tuple[bytes, list[str], bytes]:
     """Read one frame from a blocking socket (its timeout applies to each read).
 
     Raises:
-        FrameError: cut short, too large, or a header that is not a JSON object.
+        FrameError: cut short or too large.
         OSError: as the socket does (``TimeoutError`` included).
     """
     kind, head_len, body_len = _HEAD.unpack(_exactly(sock, _HEAD.size))

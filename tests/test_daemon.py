@@ -349,6 +349,31 @@ def test_a_server_killed_mid_request_is_survived(box: Box) -> None:
     assert b"resident_server" in err
 
 
+def test_a_worker_that_ends_mid_call_is_a_failure_answered_as_run_answers_one(
+    box: Box,
+) -> None:
+    # The hook kills the project's worker (its parent) while the call is under way: its
+    # hooks may have run, so the client must not run them again; the call fails, and
+    # failing closed for Cline (which reads no exit status) answers Cline's block.
+    box.run(env={**box.env, "AGENT_HOOKS_DAEMON_WAIT": "30"}, payload=box.payload("ls"))
+    box.wait_for_server()
+    box.write_config("kill -9 $PPID")
+    cline = {
+        "clineVersion": "4.1.13",
+        "taskId": "task-1",
+        "workspaceRoots": [str(box.project)],
+        "hookName": "PreToolUse",
+        "preToolUse": {"toolName": "execute_command", "parameters": {"command": "ls"}},
+    }
+    ended = f"the resident server's worker for {box.project} ended before answering; no answer"
+    proc = box.run("--fail-closed", payload=cline)
+    assert (proc.returncode, proc.stderr) == (2, f"agent-hooks: {ended}\n")
+    reason = f"agent-hooks failed closed: {ended}"
+    assert json.loads(proc.stdout) == {"cancel": True, "errorMessage": reason}
+    proc = box.run(payload=cline)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (1, "", f"agent-hooks: {ended}\n")
+
+
 def test_a_stale_socket_is_replaced(box: Box) -> None:
     path, _, _ = box.paths
     stale = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)

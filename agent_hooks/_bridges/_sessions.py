@@ -1,6 +1,6 @@
-"""The server core shared by ``agent-hooks serve`` and the resident server of
-``agent-hooks run``: one session per ``session_id``, kept open across requests, and
-one dispatch path for a payload.
+"""The server core shared by ``agent-hooks serve`` and ``agent-hooks run`` (in-process
+and in the resident server): one session per ``session_id``, kept open across
+requests, and one dispatch path for a payload.
 
 A :class:`SessionTable` keeps state that must carry from one hook call to the next
 (stop-loop counters, fire-and-forget work and its output, which the next answer of the
@@ -8,7 +8,9 @@ same ``session_id`` delivers) in one long-lived :class:`~agent_hooks.Session` pe
 ``session_id``. A session closes after its ``SessionEnd``, after ``session_idle``
 seconds without a request, and, past ``max_sessions``, least recently used first; a
 closing session drains its background work as any session close does. Payloads
-without a ``session_id`` get a one-off session.
+without a ``session_id`` get a one-off session, and so does every payload of a table
+that was never started (:meth:`SessionTable.run`): the in-process ``agent-hooks run``
+is such a one-off use of the table its resident server keeps.
 
 :meth:`SessionTable.run` owns every session (an anyio task group): when it ends, after
 :meth:`SessionTable.close`, every session has closed. Requests under way when

@@ -26,6 +26,7 @@ The rules, in order:
 
 from __future__ import annotations
 
+import argparse
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -50,6 +51,17 @@ class Options:
     """``--event`` as given."""
     resident: bool = False
     """Whether the resident server answers (said in the report)."""
+
+    @classmethod
+    def of(cls, args: argparse.Namespace, resident: bool = False) -> Options:
+        """The options of ``run``'s parsed command line."""
+        return cls(
+            fail_closed=bool(args.fail_closed),
+            report=bool(getattr(args, "report", False)),
+            dialect=getattr(args, "dialect", None),
+            event=getattr(args, "event", None),
+            resident=resident,
+        )
 
 
 @attrs.frozen

@@ -380,13 +380,7 @@ async def answer_run(args: argparse.Namespace, io: RunIO, host: RunHost) -> int:
 def _options(args: argparse.Namespace, io: RunIO) -> Options:
     from .._answer import Options
 
-    return Options(
-        fail_closed=bool(args.fail_closed),
-        report=bool(args.report),
-        dialect=getattr(args, "dialect", None),
-        event=getattr(args, "event", None),
-        resident=io.resident,
-    )
+    return Options.of(args, io.resident)
 
 
 def _contained(exc: BaseException, args: argparse.Namespace, io: RunIO) -> Reply:

@@ -524,10 +524,7 @@ class ResidentServer:
         from .._answer import Failure, Options, reply
 
         message = f"the resident server's worker for {project} ended before answering; no answer"
-        options = Options(
-            fail_closed=bool(args.fail_closed), dialect=args.dialect, event=args.event
-        )
-        done = reply(Failure(message), stdin, options)
+        done = reply(Failure(message), stdin, Options.of(args, resident=True))
         return done.status, done.stdout, done.stderr.encode("utf-8", "backslashreplace")
 
     async def _worker(self, project: str) -> _Worker | None:

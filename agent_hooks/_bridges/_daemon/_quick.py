@@ -141,11 +141,7 @@ class _Place:
             raise _Refused(f"{directory}: {errno.errorcode.get(exc.errno or 0, exc)}") from None
         try:
             st = os.fstat(self.fd)
-            if (
-                not stat.S_ISDIR(st.st_mode)
-                or st.st_uid != os.geteuid()
-                or st.st_mode & 0o077
-            ):
+            if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid() or st.st_mode & 0o077:
                 raise _Refused(f"{directory} is not this user's private directory")
         except BaseException:
             os.close(self.fd)
@@ -322,9 +318,7 @@ def _become_agent_hooks(argv: Sequence[str], stdin: bytes | None) -> NoReturn:
         if stdin is not None:
             _replay(stdin)
         flags = ["-P"] if sys.version_info >= (3, 11) else []
-        os.execv(
-            sys.executable, [sys.executable, *flags, "-c", _FALLBACK, _PACKAGE, *argv]
-        )
+        os.execv(sys.executable, [sys.executable, *flags, "-c", _FALLBACK, _PACKAGE, *argv])
     except OSError as exc:
         _write(2, f"agent-hooks: cannot run {sys.executable!r}: {exc}\n".encode())
         os._exit(2)

@@ -1,5 +1,5 @@
 """The quick client of ``agent-hooks run`` (``python -I -S <package>/_bridges/_daemon/
-_quick.py run ...``), end to end as subprocesses: it answers byte for byte as
+_quick_run.py run ...``), end to end as subprocesses: it answers byte for byte as
 ``agent-hooks run`` and ``--no-daemon`` do, through the resident server the console
 script started; it loads no package module and no ``site``; a listener of another
 user or a symlinked socket directory is sent nothing; without a server, with the
@@ -29,7 +29,7 @@ from test_daemon_client_trust import CLIENT, Home, Impostor, denied, needs_root,
 import agent_hooks
 
 PY = sys.executable
-QUICK = Path(agent_hooks.__file__).parent / "_bridges" / "_daemon" / "_quick.py"
+QUICK = Path(agent_hooks.__file__).parent / "_bridges" / "_daemon" / "_quick_run.py"
 """The file the installed command runs (found from the package, as install finds it)."""
 
 
@@ -139,7 +139,7 @@ def test_it_loads_no_package_module_and_no_site(home: QuickHome) -> None:
         for line in proc.stderr.decode().splitlines()
         if line.startswith("import time:") and "|" in line
     ][1:]  # (the first line is the table's header)
-    assert "_protocol" in loaded and "_version" in loaded
+    assert {"_quick", "_protocol", "_version"} <= set(loaded)
     assert not [m for m in loaded if m.startswith(("agent_hooks", "site", "anyio", "attrs"))]
 
 

@@ -30,7 +30,7 @@ Variants, each a PreToolUse hook on Bash in a fresh HOME (a fresh socket directo
   project's worker up);
 * ``--no-daemon``: ``agent-hooks run --no-daemon``;
 * ``quick warm`` / ``quick cold``: the stdlib-only client
-  (``python -I -S agent_hooks/_bridges/_daemon/_quick.py run ...``), with the server
+  (``python -I -S agent_hooks/_bridges/_daemon/_quick_run.py run ...``), with the server
   up, and in a fresh HOME.
 
 ``agent-hooks`` answers with one Python callback (``{"type": "python"}``) that denies
@@ -76,7 +76,7 @@ from harnesses import (  # noqa: E402
 )
 
 PY = sys.executable
-QUICK = ROOT / "agent_hooks" / "_bridges" / "_daemon" / "_quick.py"
+QUICK = ROOT / "agent_hooks" / "_bridges" / "_daemon" / "_quick_run.py"
 TIMED = re.compile(
     r"\[DEBUG\] Hooks: PreToolUse:Bash \[(?P<command>.*)\] "
     r"(?P<what>finished with status (?P<status>-?\d+)|.+?) \((?P<ms>\d+)ms\)$"
@@ -276,7 +276,7 @@ def report(rows: Rows, opts: argparse.Namespace, before: str, after: str) -> Non
     label = {
         "shell": "shell script doing grep of the payload (baseline)",
         "run warm": "agent-hooks run, server up (warm)",
-        "quick warm": "quick client (python -I -S _quick.py run), warm",
+        "quick warm": "quick client (python -I -S _quick_run.py run), warm",
         "no-daemon": "agent-hooks run --no-daemon",
     }
     for name, text in label.items():

@@ -14,7 +14,7 @@ Issue #30's targets, printed with its labels:
 (b) warm ``run`` (server up), one Python callback (``{"type": "python"}``), against a
     stand-alone Python hook script doing the same check with the same interpreter:
     target ratio <= 1.0; also for the quick client
-    (``python -I -S agent_hooks/_bridges/_daemon/_quick.py run ...``);
+    (``python -I -S agent_hooks/_bridges/_daemon/_quick_run.py run ...``);
 (d) ``run --no-daemon``: target median <= 150 ms (on a quiet machine).
 
 Earlier targets, still printed: warm ``run`` against ``python -c pass`` (<= 2.0); warm
@@ -47,7 +47,7 @@ ROOT = Path(__file__).resolve().parents[2]
 PY = sys.executable
 AGENT_HOOKS = [str(Path(PY).parent / "agent-hooks")]
 """The console script, as a harness calls it (``python -m`` would add runpy's imports)."""
-QUICK = [PY, "-I", "-S", str(ROOT / "agent_hooks" / "_bridges" / "_daemon" / "_quick.py")]
+QUICK = [PY, "-I", "-S", str(ROOT / "agent_hooks" / "_bridges" / "_daemon" / "_quick_run.py")]
 """The quick client, as the installed command would call it."""
 
 HOOK_MODULE = """\

@@ -45,7 +45,7 @@ from agent_hooks._bridges._daemon._protocol import (
 ROOT = Path(__file__).resolve().parents[2]
 PY = sys.executable
 AGENT_HOOKS = str(Path(PY).parent / "agent-hooks")
-QUICK = str(ROOT / "agent_hooks" / "_bridges" / "_daemon" / "_quick.py")
+QUICK = str(ROOT / "agent_hooks" / "_bridges" / "_daemon" / "_quick_run.py")
 
 GUARD = """\
 from agent_hooks import PreToolUseInput, PreToolUseOutput

@@ -1,11 +1,13 @@
-"""The quick client of ``agent-hooks run``: a file run by itself, without the package.
+"""The quick client of ``agent-hooks run``: a module loaded by itself, without the
+package.
 
-Run as ``<python> -I -S <this file> run ARGS...`` (``-I``: neither the caller's
-directory nor ``PYTHONPATH`` is on the module path; ``-S``: no ``site``, so none of
-the environment's ``.pth`` files run). It imports the standard library and two
-standard-library-only files of this package, by path (``_protocol.py`` beside it and
-``_base/_version.py``), and nothing else: it costs an interpreter start, ``socket``
-and a round trip to the resident server.
+Run as ``<python> -I -S <package>/_bridges/_daemon/_quick_run.py run ARGS...`` (``-I``:
+neither the caller's directory nor ``PYTHONPATH`` is on the module path; ``-S``: no
+``site``, so none of the environment's ``.pth`` files run); that file imports this one
+from its directory. It imports the standard library and two standard-library-only
+files of this package, by path (``_protocol.py`` beside it and ``_base/_version.py``),
+and nothing else: it costs an interpreter start, ``socket`` and a round trip to the
+resident server.
 
 It asks the resident server exactly as the package's own client does
 (:mod:`._client`), with the same checks before it sends anything: the socket
@@ -340,7 +342,3 @@ def _replay(stdin: bytes) -> None:
     os.lseek(fd, 0, os.SEEK_SET)
     os.dup2(fd, 0)
     os.close(fd)
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

@@ -313,14 +313,22 @@ def _write(fd: int, data: bytes) -> None:
 def _become_agent_hooks(argv: Sequence[str], stdin: bytes | None) -> NoReturn:
     """Exec this interpreter on the package's command line with ``argv``; the payload
     already read (``stdin``) is its stdin again. Never returns: when the exec itself
-    fails, exit 2 with the reason (a harness reads 2 as a block)."""
+    fails, exit 2 with the reason (a harness reads 2 as a block). Where an exec is not
+    a POSIX exec (Windows starts a new process and ends this one, so the harness
+    would see this one's exit first), the command runs as a child and its exit status
+    is this process's."""
     try:
         if not sys.executable:
             raise OSError(errno.ENOENT, "the interpreter's path is unknown (sys.executable)")
+        flags = ["-P"] if sys.version_info >= (3, 11) else []
+        command = [sys.executable, *flags, "-c", _FALLBACK, _PACKAGE, *argv]
+        if os.name != "posix":
+            import subprocess
+
+            os._exit(subprocess.run(command, input=stdin, check=False).returncode)
         if stdin is not None:
             _replay(stdin)
-        flags = ["-P"] if sys.version_info >= (3, 11) else []
-        os.execv(sys.executable, [sys.executable, *flags, "-c", _FALLBACK, _PACKAGE, *argv])
+        os.execv(sys.executable, command)
     except OSError as exc:
         _write(2, f"agent-hooks: cannot run {sys.executable!r}: {exc}\n".encode())
         os._exit(2)

@@ -107,7 +107,9 @@ class _Gone(Exception):
 
 
 class _Refused(Exception):
-    """What is at the socket, or its directory, is not this user's own: nothing sent."""
+    """What is at the socket, or its directory, is not this user's own: nothing sent.
+    (Never shown: the package's ``run``, which this process then becomes, finds the
+    same and says what it found.)"""
 
 
 def _venv_prefix() -> None:

@@ -1,0 +1,354 @@
+"""The quick client of ``agent-hooks run``: a module loaded by itself, without the
+package.
+
+Run as ``<python> -I -S <package>/_bridges/_daemon/_quick_run.py run ARGS...`` (``-I``:
+neither the caller's directory nor ``PYTHONPATH`` is on the module path; ``-S``: no
+``site``, so none of the environment's ``.pth`` files run); that file imports this one
+from its directory. It imports the standard library and two standard-library-only
+files of this package, by path (``_protocol.py`` beside it and ``_base/_version.py``),
+and nothing else: it costs an interpreter start, ``socket`` and a round trip to the
+resident server.
+
+It asks the resident server exactly as the package's own client does
+(:mod:`._client`), with the same checks before it sends anything: the socket
+directory opened without following a symlink, a directory of this user that group
+and others cannot reach, the socket reached through that open directory, the socket
+this user's, and the listening process this user's (``SO_PEERCRED`` /
+``LOCAL_PEERCRED``). A listener of another user is sent nothing.
+
+Whenever the server does not answer (none running, a dead socket, another version,
+anything refused, ``--no-daemon``, ``--help``, another command), this process becomes
+``agent-hooks`` itself: it execs this interpreter on the package's command line
+(``-P``, or on Python 3.10 the caller's directory taken off the module path, so that
+no project's code loads as the guard) with the same arguments and the same stdin
+bytes, which answers in-process and starts the server as ``agent-hooks run`` does, and
+says what it found. A server that took the call and then died or fell silent is
+reported here (the hooks may have run twice) and the call is answered in-process with
+``--no-daemon``. So a deny is never lost: every path ends in the package's answer.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import socket
+import stat
+import sys
+
+TYPE_CHECKING = False  # (not typing's: this file imports nothing it does not need)
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+    from typing import NoReturn
+
+    from ..._base._version import VERSION
+    from ._protocol import (
+        DISABLE_ENV,
+        FrameError,
+        pack,
+        peer_uid,
+        private_dir,
+        read_frame,
+        server_key,
+        server_paths,
+    )
+
+__all__ = ["main"]
+
+ACCEPT_WAIT = 5.0
+"""Seconds to wait for a live server to take a request (as ``_client.ACCEPT_WAIT``)."""
+SILENCE = 10.0
+"""Seconds without a frame after which a server that took a request counts as hung
+(as ``_client.SILENCE``)."""
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_PACKAGE = os.path.dirname(os.path.dirname(_HERE))
+"""The ``agent_hooks`` package directory this file belongs to: the one the fallback
+runs."""
+
+# The fallback's first code (after ``-P``, or on 3.10 with the caller's directory taken
+# off the path by hand): this file's own agent_hooks, put first only when the
+# interpreter would not find it by itself; then the ordinary command line.
+_FALLBACK = """\
+import os, sys
+if not getattr(sys.flags, "safe_path", False) and sys.path and sys.path[0] == "":
+    del sys.path[0]
+want = os.path.realpath(sys.argv[1])
+import importlib.util
+spec = importlib.util.find_spec("agent_hooks")
+if not (spec and spec.origin and os.path.dirname(os.path.realpath(spec.origin)) == want):
+    sys.path.insert(0, os.path.dirname(want))
+from agent_hooks.__main__ import main
+sys.argv = ["agent-hooks", *sys.argv[2:]]
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def _sibling(directory: str, name: str) -> object:
+    """The standard-library-only module file ``name`` of ``directory``, imported by
+    itself (the directory is on the module path for this import only)."""
+    sys.path.insert(0, directory)
+    try:
+        return __import__(name)
+    finally:
+        del sys.path[0]
+
+
+if not TYPE_CHECKING:
+    _p = _sibling(_HERE, "_protocol")
+    DISABLE_ENV, FrameError, pack, peer_uid = _p.DISABLE_ENV, _p.FrameError, _p.pack, _p.peer_uid
+    private_dir, read_frame = _p.private_dir, _p.read_frame
+    server_key, server_paths = _p.server_key, _p.server_paths
+    VERSION = _sibling(os.path.join(_PACKAGE, "_base"), "_version").VERSION
+    del _p
+
+
+class _Gone(Exception):
+    """The server died or hung after taking the request."""
+
+
+class _Refused(Exception):
+    """What is at the socket, or its directory, is not this user's own: nothing sent.
+    (Never shown: the package's ``run``, which this process then becomes, finds the
+    same and says what it found.)"""
+
+
+def _venv_prefix() -> None:
+    """Without ``site`` (``-S``) ``sys.prefix`` is the base interpreter's; the server key
+    names the environment by the prefix ``site`` sets, so set it as ``site`` does: a
+    ``pyvenv.cfg`` beside the executable or one directory up makes that directory's
+    parent the prefix."""
+    if not sys.flags.no_site or not sys.executable:
+        return
+    exe_dir = os.path.dirname(os.path.abspath(sys.executable))
+    prefix = os.path.dirname(exe_dir)
+    for folder in (exe_dir, prefix):
+        if os.path.isfile(os.path.join(folder, "pyvenv.cfg")):
+            sys.prefix = sys.exec_prefix = prefix
+            return
+
+
+class _Place:
+    """The socket directory, opened without following a symlink and checked; the
+    socket is reached through the open directory (``_client._Place``, the same
+    checks)."""
+
+    def __init__(self, directory: str, key: str) -> None:
+        """Raises:
+        _Refused: a symlink, not a directory, another owner, group or other access."""
+        self.sock_name = os.path.basename(server_paths(directory, key)[0])
+        self.sock_path = os.path.join(directory, self.sock_name)
+        flags = os.O_RDONLY | os.O_CLOEXEC
+        flags |= getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0)
+        try:
+            self.fd = os.open(directory, flags)
+        except OSError as exc:
+            raise _Refused(f"{directory}: {errno.errorcode.get(exc.errno or 0, exc)}") from None
+        try:
+            st = os.fstat(self.fd)
+            if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid() or st.st_mode & 0o077:
+                raise _Refused(f"{directory} is not this user's private directory")
+        except BaseException:
+            os.close(self.fd)
+            raise
+        through = f"/proc/self/fd/{self.fd}"
+        self.address = f"{through}/{self.sock_name}" if os.path.isdir(through) else self.sock_path
+
+    def close(self) -> None:
+        os.close(self.fd)
+
+    def socket_here(self) -> bool:
+        """Whether this user's socket is at the socket path.
+
+        Raises:
+            _Refused: something else is there (another user's socket, a directory, a
+                file), or it cannot be examined.
+        """
+        try:
+            st = os.lstat(self.sock_name, dir_fd=self.fd)
+        except FileNotFoundError:
+            return False
+        except OSError as exc:
+            raise _Refused(f"{self.sock_path}: {exc.strerror}") from None
+        if stat.S_ISSOCK(st.st_mode) and st.st_uid == os.geteuid():
+            return True
+        raise _Refused(f"{self.sock_path} is not this user's socket")
+
+
+def main(argv: Sequence[str]) -> int:
+    """Answer ``argv`` (``run ARGS...``) through the resident server, or become
+    ``agent-hooks`` itself; returns the exit status when the server answered."""
+    if not argv or argv[0] != "run" or not _wanted(argv[1:], os.environ):
+        _become_agent_hooks(argv, None)
+    stdin = sys.stdin.buffer.read()
+    directory = private_dir(os.environ)
+    if directory is None:
+        _become_agent_hooks(argv, stdin)
+    _venv_prefix()
+    try:
+        place = _Place(directory, server_key(os.environ, VERSION))
+    except _Refused:
+        _become_agent_hooks(argv, stdin)
+    try:
+        answer = _ask(place, argv, stdin)
+    except _Refused:
+        answer = None
+    except _Gone as exc:
+        place.close()
+        _warn(
+            f"the resident hook server took this {_event_of(argv, stdin)} call and gave "
+            f"no answer: {exc}; its hooks may have run there, so they ran twice if they "
+            "did: answered in-process"
+        )
+        _become_agent_hooks([argv[0], "--no-daemon", *argv[1:]], stdin)
+    else:
+        place.close()
+    if answer is None:
+        _become_agent_hooks(argv, stdin)
+    code, out, err = answer
+    _write(1, out)
+    _write(2, err)
+    return code
+
+
+def _wanted(options: Sequence[str], environ: Mapping[str, str]) -> bool:
+    """As ``_client._wanted``: the server is asked unless switched off or not at hand."""
+    if environ.get(DISABLE_ENV, "").strip().lower() in ("1", "true", "yes", "on"):
+        return False
+    if not hasattr(socket, "AF_UNIX"):
+        return False
+    for arg in options:
+        if arg == "--":
+            break
+        if arg in ("--no-daemon", "-h", "--help"):
+            return False
+    return True
+
+
+def _ask(place: _Place, argv: Sequence[str], stdin: bytes) -> tuple[int, bytes, bytes] | None:
+    """The server's answer; ``None`` when no server takes the request.
+
+    Raises:
+        _Refused: the socket, or the process listening on it, is not this user's
+            (nothing was sent).
+        _Gone: the server took the request, then died or fell silent.
+    """
+    if not place.socket_here():
+        return None
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        sock.settimeout(ACCEPT_WAIT)
+        try:
+            sock.connect(place.address)
+        except OSError:
+            return None
+        uid = peer_uid(sock)
+        if uid is None or uid != os.geteuid():
+            raise _Refused(f"{place.sock_path}: the listener is not this user's")
+        try:
+            fields = [VERSION, os.getcwd(), str(len(argv)), *argv]
+            for name, value in os.environ.items():
+                fields += (name, value)
+            sock.sendall(pack(b"Q", fields, stdin))
+            kind, _, _ = read_frame(sock)
+        except (OSError, FrameError, ValueError):
+            return None
+        if kind != b"A":
+            return None
+        sock.settimeout(SILENCE)
+        while True:
+            try:
+                kind, header, body = read_frame(sock)
+            except (OSError, FrameError, ValueError) as exc:
+                raise _Gone(f"it died or stopped answering ({type(exc).__name__}: {exc})") from None
+            if kind == b"H":
+                continue
+            if kind != b"R":
+                raise _Gone(f"it answered {kind!r}")
+            try:
+                code, cut = int(header[0]), int(header[1])
+            except (IndexError, ValueError):
+                raise _Gone("its answer is malformed") from None
+            return code, body[:cut], body[cut:]
+    finally:
+        sock.close()
+
+
+def _event_of(argv: Sequence[str], stdin: bytes) -> str:
+    """The event a call names (as ``_client._event_of``), for a warning."""
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            break
+        if arg.startswith("--event="):
+            return arg.partition("=")[2]
+        if arg == "--event" and i + 1 < len(argv):
+            return argv[i + 1]
+    import json
+
+    try:
+        payload = json.loads(stdin)
+    except (ValueError, UnicodeDecodeError):
+        payload = None
+    if isinstance(payload, dict):
+        for field in ("hook_event_name", "hookEventName", "event"):
+            value = payload.get(field)
+            if isinstance(value, str) and value:
+                return value
+    return "(unnamed event)"
+
+
+def _warn(problem: str) -> None:
+    message = f"warning resident_server: {problem}".replace("\n", "\\n")
+    _write(2, f"agent-hooks: {message}\n".encode("utf-8", "backslashreplace"))
+
+
+def _write(fd: int, data: bytes) -> None:
+    """All of ``data`` to ``fd``; a reader that went away (the harness gave up on
+    the call) is not an error of the hook."""
+    view = memoryview(data)
+    try:
+        while view:
+            view = view[os.write(fd, view) :]
+    except BrokenPipeError:
+        pass
+
+
+def _become_agent_hooks(argv: Sequence[str], stdin: bytes | None) -> NoReturn:
+    """Exec this interpreter on the package's command line with ``argv``; the payload
+    already read (``stdin``) is its stdin again. Never returns: when the exec itself
+    fails, exit 2 with the reason (a harness reads 2 as a block). Where an exec is not
+    a POSIX exec (Windows starts a new process and ends this one, so the harness
+    would see this one's exit first), the command runs as a child and its exit status
+    is this process's."""
+    try:
+        if not sys.executable:
+            raise OSError(errno.ENOENT, "the interpreter's path is unknown (sys.executable)")
+        flags = ["-P"] if sys.version_info >= (3, 11) else []
+        command = [sys.executable, *flags, "-c", _FALLBACK, _PACKAGE, *argv]
+        if os.name != "posix":
+            import subprocess
+
+            os._exit(subprocess.run(command, input=stdin, check=False).returncode)
+        if stdin is not None:
+            _replay(stdin)
+        os.execv(sys.executable, command)
+    except OSError as exc:
+        _write(2, f"agent-hooks: cannot run {sys.executable!r}: {exc}\n".encode())
+        os._exit(2)
+
+
+def _replay(stdin: bytes) -> None:
+    """Make descriptor 0 a file that holds ``stdin`` from its start (an anonymous
+    in-memory file where there is one, else a temporary file)."""
+    if hasattr(os, "memfd_create"):
+        fd = os.memfd_create("agent-hooks-payload")
+        _write(fd, stdin)
+    else:
+        import tempfile
+
+        with tempfile.TemporaryFile() as held:
+            held.write(stdin)
+            held.flush()
+            fd = os.dup(held.fileno())
+    os.lseek(fd, 0, os.SEEK_SET)
+    os.dup2(fd, 0)
+    os.close(fd)

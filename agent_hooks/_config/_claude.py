@@ -123,18 +123,7 @@ def load_claude_settings(
             config, "disableAllHooks is true in this file", DiagnosticCode.HOOKS_DISABLED
         )
 
-    def recipe() -> LoadedConfig:
-        return load_claude_settings(
-            label,
-            scope=scope,
-            project_dir=pdir,
-            precedence=precedence,
-            trust=trust,
-            kinds=kinds,
-            dialect=dialect,
-        )
-
-    return attrs.evolve(config, recipe=recipe)
+    return config
 
 
 def load_claude(
@@ -229,18 +218,7 @@ def load_claude(
         out.append(cfg)
     result = combine(out)
 
-    def recipe() -> LoadedConfig:
-        return load_claude(
-            project_dir,
-            home=home,
-            managed_policy=managed_policy,
-            plugins=plugins,
-            trust=policy,
-            kinds=kinds,
-            disable_all_hooks=disable_all_hooks,
-        )
-
-    return attrs.evolve(result, recipe=recipe)
+    return result
 
 
 def _same(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:

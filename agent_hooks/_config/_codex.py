@@ -203,12 +203,7 @@ def load_codex_dir(
         )
     result = _drop_empty_toml(combine(parts))
 
-    def recipe() -> LoadedConfig:
-        return load_codex_dir(
-            project_dir, home=home, codex_home_dir=codex_home_dir, trust=policy, kinds=kinds
-        )
-
-    return attrs.evolve(result, recipe=recipe)
+    return result
 
 
 def _drop_empty_toml(config: LoadedConfig) -> LoadedConfig:

@@ -422,15 +422,4 @@ def load_copilot_dir(
         )
     result = combine([*managed, others])
 
-    def recipe() -> LoadedConfig:
-        return load_copilot_dir(
-            project_dir,
-            home=home,
-            copilot_home_dir=copilot_home_dir,
-            policy_dir=policy_dir,
-            require_root_policy=require_root_policy,
-            trust=policy,
-            kinds=kinds,
-        )
-
-    return attrs.evolve(result, recipe=recipe)
+    return result

@@ -29,12 +29,8 @@ the Claude ecosystem (``discover``), not twice here.
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
-
-import attrs
 
 from .._base._diagnostics import DiagnosticCode, Severity
 from .._dispatch._registry import MatcherGroup
@@ -51,10 +47,10 @@ from ._common import (
     json_has_hooks,
 )
 from ._native_format import bind_native, event_lists, scaled_timeout, text_matcher
-from ._snapshot import LoadedConfig, combine
+from ._snapshot import LoadedConfig
 from ._trust import TrustPolicy, TrustStore
 
-__all__ = ["cursor_builder", "enterprise_path", "load_cursor", "load_cursor_dir"]
+__all__ = ["cursor_builder", "load_cursor"]
 
 TrustArg = TrustPolicy | TrustStore | bool | None
 
@@ -64,15 +60,6 @@ _ENTRY_KEYS = frozenset(
 _CURSOR_ONLY = frozenset({"matcher", "failClosed", "loop_limit"})
 """Entry keys the loader reads itself; the rest is the handler, read by the kind table
 (``command``, ``prompt``, and agent_hooks' own kinds such as ``python``)."""
-
-
-def enterprise_path() -> Path:
-    """Cursor's enterprise (MDM) hooks file for this platform."""
-    if sys.platform == "darwin":
-        return Path("/Library/Application Support/Cursor/hooks.json")
-    if os.name == "nt":  # pragma: no cover
-        return Path("C:/ProgramData/Cursor/hooks.json")
-    return Path("/etc/cursor/hooks.json")
 
 
 def _group_matcher(
@@ -245,46 +232,3 @@ def load_cursor(
     its trust."""
     config, _ = _FILE.load(path, scope, project_dir, precedence, trust, kinds, data, home)
     return config
-
-
-def load_cursor_dir(
-    project_dir: str | os.PathLike[str] | None = None,
-    *,
-    home: str | os.PathLike[str] | None = None,
-    enterprise: str | os.PathLike[str] | None = None,
-    trust: TrustArg = None,
-    kinds: Any = None,
-) -> LoadedConfig:
-    """Cursor's layers: enterprise, the project's ``.cursor/hooks.json`` (trusted only),
-    the user's ``~/.cursor/hooks.json``."""
-    policy = TrustPolicy.coerce(trust)
-    user = (Path(home) if home is not None else Path.home()) / ".cursor" / "hooks.json"
-    parts = [
-        load_cursor(
-            enterprise if enterprise is not None else enterprise_path(),
-            scope="managed",
-            trust=policy,
-            kinds=kinds,
-        )
-    ]
-    if project_dir is not None:
-        project_file = Path(project_dir) / ".cursor" / "hooks.json"
-        if os.path.realpath(project_file) != os.path.realpath(user):
-            parts.append(
-                load_cursor(
-                    project_file,
-                    scope="project",
-                    project_dir=project_dir,
-                    trust=policy,
-                    kinds=kinds,
-                )
-            )
-    parts.append(load_cursor(user, scope="user", trust=policy, kinds=kinds))
-    result = combine(parts)
-
-    def recipe() -> LoadedConfig:
-        return load_cursor_dir(
-            project_dir, home=home, enterprise=enterprise, trust=policy, kinds=kinds
-        )
-
-    return attrs.evolve(result, recipe=recipe)

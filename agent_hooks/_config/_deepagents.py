@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 from .._base._diagnostics import DiagnosticCode, Severity
@@ -51,10 +50,10 @@ from ._common import (
     describe,
     json_has_hooks,
 )
-from ._snapshot import LoadedConfig, combine
+from ._snapshot import LoadedConfig
 from ._trust import TrustPolicy, TrustStore
 
-__all__ = ["LEGACY_EVENTS", "deepagents_builder", "load_deepagents", "load_deepagents_dir"]
+__all__ = ["LEGACY_EVENTS", "deepagents_builder", "load_deepagents"]
 
 TrustArg = TrustPolicy | TrustStore | bool | None
 
@@ -201,29 +200,3 @@ def load_deepagents(
     """
     config, _ = _FILE.load(path, scope, project_dir, precedence, trust, kinds, data)
     return config
-
-
-def load_deepagents_dir(
-    project_dir: str | os.PathLike[str] | None = None,
-    *,
-    home: str | os.PathLike[str] | None = None,
-    trust: TrustArg = None,
-    kinds: HandlerKinds | None = None,
-) -> LoadedConfig:
-    """Deep Agents Code's two locations: project (trusted only) then user."""
-    policy = TrustPolicy.coerce(trust)
-    home_dir = Path(home) if home is not None else Path.home()
-    user = home_dir / ".deepagents" / "hooks.json"
-    parts = []
-    if project_dir is not None:
-        project = Path(project_dir) / ".deepagents" / "hooks.json"
-        if os.path.realpath(project) != os.path.realpath(user):
-            parts.append(
-                load_deepagents(
-                    project, scope="project", project_dir=project_dir, trust=policy, kinds=kinds
-                )
-            )
-    parts.append(
-        load_deepagents(user, scope="user", project_dir=project_dir, trust=policy, kinds=kinds)
-    )
-    return combine(parts)

@@ -84,10 +84,10 @@ from ._common import (
     parse_group,
 )
 from ._native_format import bind_group, event_lists, native_event_key, scaled_timeout
-from ._snapshot import LoadedConfig, combine
+from ._snapshot import LoadedConfig
 from ._trust import TrustPolicy, TrustStore
 
-__all__ = ["FAMILIES", "Family", "family_of_path", "load_family", "load_family_dir"]
+__all__ = ["FAMILIES", "Family", "family_of_path", "load_family"]
 
 TrustArg = TrustPolicy | TrustStore | bool | None
 
@@ -377,81 +377,3 @@ def load_family(
             config, "disableAllHooks is true in this file", DiagnosticCode.HOOKS_DISABLED
         )
     return config
-
-
-def _loader(family: str) -> Any:
-    def load(path: str | os.PathLike[str], **kw: Any) -> LoadedConfig:
-        return load_family(path, family=family, **kw)
-
-    return load
-
-
-load_factory = _loader("factory")
-load_qwen = _loader("qwen")
-load_augment = _loader("augment")
-load_goose = _loader("goose")
-load_openhands = _loader("openhands")
-load_trae = _loader("trae")
-load_qoder = _loader("qoder")
-
-
-def load_family_dir(
-    family: str,
-    project_dir: str | os.PathLike[str] | None = None,
-    *,
-    home: str | os.PathLike[str] | None = None,
-    trust: TrustArg = None,
-    kinds: HandlerKinds | None = None,
-) -> LoadedConfig:
-    """Every location of the harness ``family`` for ``project_dir`` and ``home``.
-
-    Raises:
-        KeyError: ``family`` is not one of :data:`FAMILIES`.
-    """
-    fam = FAMILIES[family]
-    policy = TrustPolicy.coerce(trust)
-    home_p = Path(home) if home is not None else Path.home()
-    override = os.environ.get(fam.user_dir_env) if fam.user_dir_env else None
-    user = Path(override) if override else home_p / fam.user_dir
-    files: list[tuple[Path, str, int | None]] = [
-        (Path(p), "managed", 100) for p in fam.system_files
-    ]
-    seen: set[str] = set()
-    if project_dir is not None:
-        files += [(Path(project_dir) / rel, "project", prec) for rel, _k, prec in fam.project_files]
-    files += [(user / rel, "user", 300) for rel, _k in fam.user_files]
-    plugin_roots: list[tuple[Path, str]] = []
-    for rel in fam.plugin_dirs:
-        if project_dir is not None:
-            plugin_roots.append((Path(project_dir) / rel, "project"))
-        plugin_roots.append((home_p / rel, "plugin"))
-    i = 0
-    for base, scope in plugin_roots:
-        if base.is_dir():
-            for p in sorted(q for q in base.iterdir() if q.is_dir()):
-                files.append((p / "hooks" / "hooks.json", scope, 400 + i))
-                i += 1
-    parts = []
-    for path, scope, prec in files:
-        real = os.path.realpath(path)
-        if real in seen or not path.is_file():
-            continue
-        seen.add(real)
-        parts.append(
-            load_family(
-                path,
-                family=family,
-                scope=scope,
-                project_dir=project_dir if scope == "project" else None,
-                precedence=prec,
-                trust=policy,
-                kinds=kinds,
-                home=home,
-            )
-        )
-    result = combine(parts)
-
-    def recipe() -> LoadedConfig:
-        return load_family_dir(family, project_dir, home=home, trust=policy, kinds=kinds)
-
-    return attrs.evolve(result, recipe=recipe)

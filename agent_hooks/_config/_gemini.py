@@ -260,12 +260,7 @@ def load_gemini_dir(
                 )
     result = combine([settings_config, *extensions])
 
-    def recipe() -> LoadedConfig:
-        return load_gemini_dir(
-            project_dir, home=home, system_settings=system_settings, trust=policy, kinds=kinds
-        )
-
-    return attrs.evolve(result, recipe=recipe)
+    return result
 
 
 def _apply_switches(config: LoadedConfig, enabled: Any, disabled: list[str]) -> LoadedConfig:

@@ -32,20 +32,17 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
-
-import attrs
 
 from .._base._diagnostics import DiagnosticCode, Severity
 from .._handlers._kinds import HandlerKinds
 from .._wire._dialects import KIRO
 from ._common import BuildContext, Built, HookFile, decode_object, parse_group
 from ._native_format import bind_group, flat_hook_entries, scaled_timeout
-from ._snapshot import LoadedConfig, combine
+from ._snapshot import LoadedConfig
 from ._trust import TrustPolicy, TrustStore
 
-__all__ = ["kiro_builder", "kiro_matcher", "load_kiro", "load_kiro_dir"]
+__all__ = ["kiro_builder", "kiro_matcher", "load_kiro"]
 
 TrustArg = TrustPolicy | TrustStore | bool | None
 
@@ -151,47 +148,3 @@ def load_kiro(
     inside a project needs its trust."""
     config, _ = _FILE.load(path, scope, project_dir, precedence, trust, kinds, data, home)
     return config
-
-
-def load_kiro_dir(
-    project_dir: str | os.PathLike[str] | None = None,
-    *,
-    home: str | os.PathLike[str] | None = None,
-    trust: TrustArg = None,
-    kinds: HandlerKinds | None = None,
-) -> LoadedConfig:
-    """Every Kiro agent configuration of the project and the user, and the v3 hook files
-    (``.kiro/hooks/``), which are refused with a diagnostic (see the module)."""
-    policy = TrustPolicy.coerce(trust)
-    home_p = Path(home) if home is not None else Path.home()
-    dirs: list[tuple[Path, str, int, str]] = []
-    if project_dir is not None:
-        root = Path(project_dir)
-        dirs += [(root / ".kiro" / "agents", "project", 200, "*.json")]
-        dirs += [(root / ".amazonq" / "cli-agents", "project", 200, "*.json")]
-        dirs += [(root / ".kiro" / "hooks", "project", 200, "*.json")]
-        dirs += [(root / ".kiro" / "hooks", "project", 200, "*.kiro.hook")]
-    dirs += [(home_p / ".kiro" / "agents", "user", 300, "*.json")]
-    dirs += [(home_p / ".aws" / "amazonq" / "cli-agents", "user", 300, "*.json")]
-    dirs += [(home_p / ".kiro" / "hooks", "user", 300, "*.json")]
-    parts = [
-        load_kiro(
-            p,
-            scope=scope,
-            project_dir=project_dir if scope == "project" else None,
-            precedence=prec,
-            trust=policy,
-            kinds=kinds,
-            home=home,
-        )
-        for directory, scope, prec, pattern in dirs
-        if directory.is_dir()
-        for p in sorted(directory.glob(pattern))
-        if p.is_file()
-    ]
-    result = combine(parts)
-
-    def recipe() -> LoadedConfig:
-        return load_kiro_dir(project_dir, home=home, trust=policy, kinds=kinds)
-
-    return attrs.evolve(result, recipe=recipe)

@@ -103,3 +103,26 @@ def load_claude_plugin(
     )
 
     return config
+
+
+def load_plugin_file(
+    path: str,
+    *,
+    scope: str | None = None,
+    project_dir: str | None = None,
+    precedence: int | None = None,
+    trust: TrustArg = None,
+    kinds: HandlerKinds | None = None,
+    data: bytes | None = None,
+    plugin_data: str | os.PathLike[str] | None = None,
+) -> LoadedConfig:
+    """A plugin's ``hooks/hooks.json`` by its path (the plugin is the directory above
+    ``hooks/``); ``scope`` is decided by where it lies (:func:`load_claude_plugin`)."""
+    plugin = Plugin(
+        root=os.path.dirname(os.path.dirname(os.path.abspath(path))),
+        data=os.fspath(plugin_data) if plugin_data is not None else None,
+        hooks_file=path,
+    )
+    return load_claude_plugin(
+        plugin, project_dir=project_dir, precedence=precedence, kinds=kinds, data=data, trust=trust
+    )

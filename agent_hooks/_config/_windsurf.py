@@ -26,11 +26,7 @@ hooks; agent_hooks keeps its own (a workspace file loads only when trusted).
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Mapping
-from pathlib import Path
-
-import attrs
 
 from .._base._diagnostics import DiagnosticCode, Severity
 from .._handlers._kinds import HandlerKinds
@@ -45,10 +41,10 @@ from ._common import (
     parse_group,
 )
 from ._native_format import bind_group, flat_hook_entries
-from ._snapshot import LoadedConfig, combine
+from ._snapshot import LoadedConfig
 from ._trust import TrustPolicy, TrustStore
 
-__all__ = ["load_windsurf", "load_windsurf_dir", "system_path", "windsurf_builder"]
+__all__ = ["load_windsurf", "windsurf_builder"]
 
 TrustArg = TrustPolicy | TrustStore | bool | None
 
@@ -127,51 +123,3 @@ def load_windsurf(
     is that workspace's and needs its trust."""
     config, _ = _FILE.load(path, scope, project_dir, precedence, trust, kinds, data, home)
     return config
-
-
-def system_path() -> Path:
-    """Windsurf's system-level hooks file for this platform."""
-    if sys.platform == "darwin":
-        return Path("/Library/Application Support/Windsurf/hooks.json")
-    if os.name == "nt":  # pragma: no cover
-        return Path("C:/ProgramData/Windsurf/hooks.json")
-    return Path("/etc/windsurf/hooks.json")
-
-
-def load_windsurf_dir(
-    project_dir: str | os.PathLike[str] | None = None,
-    *,
-    home: str | os.PathLike[str] | None = None,
-    system: str | os.PathLike[str] | None = None,
-    trust: TrustArg = None,
-    kinds: HandlerKinds | None = None,
-) -> LoadedConfig:
-    """Every Windsurf layer (see the module docstring), in Windsurf's order."""
-    policy = TrustPolicy.coerce(trust)
-    home_p = Path(home) if home is not None else Path.home()
-    files: list[tuple[Path, str, int]] = [
-        (Path(system) if system is not None else system_path(), "managed", 100),
-        (home_p / ".codeium" / "windsurf" / "hooks.json", "user", 150),
-        (home_p / ".codeium" / "hooks.json", "user", 150),
-    ]
-    if project_dir is not None:
-        files.append((Path(project_dir) / ".windsurf" / "hooks.json", "project", 200))
-    parts = [
-        load_windsurf(
-            path,
-            scope=scope,
-            project_dir=project_dir if scope == "project" else None,
-            precedence=prec,
-            trust=policy,
-            kinds=kinds,
-            home=home,
-        )
-        for path, scope, prec in files
-        if path.is_file()
-    ]
-    result = combine(parts)
-
-    def recipe() -> LoadedConfig:
-        return load_windsurf_dir(project_dir, home=home, system=system, trust=policy, kinds=kinds)
-
-    return attrs.evolve(result, recipe=recipe)

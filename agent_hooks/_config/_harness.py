@@ -27,8 +27,10 @@ import attrs
 from .._base._lazy import submodule
 
 __all__ = [
+    "FAILS_OPEN",
     "FORMATS",
     "HARNESSES",
+    "INSTALLS",
     "FileFormat",
     "Harness",
     "Install",
@@ -94,10 +96,59 @@ class Location:
         return Path(override) / rest if override else home / self.path
 
 
+FAILS_OPEN = "a missing or crashing agent-hooks lets the action go ahead (fail open)"
+
+
+def _in(seconds: float, unit: float) -> int:
+    return max(1, round(seconds / unit))
+
+
+def _grouped(command: str, timeout: float, unit: float, extra: Mapping[str, Any]) -> Any:
+    item = {"type": "command", "command": command, "timeout": _in(timeout, unit), **extra}
+    return {"hooks": [item]}
+
+
+def _grouped_commands(entry: Any) -> list[str]:
+    hooks = entry.get("hooks") if isinstance(entry, Mapping) else None
+    if not isinstance(hooks, list):
+        return []
+    return [
+        h["command"] for h in hooks if isinstance(h, Mapping) and isinstance(h.get("command"), str)
+    ]
+
+
+def _flat(key: str) -> Callable[[Any], list[str]]:
+    def read(entry: Any) -> list[str]:
+        value = entry.get(key) if isinstance(entry, Mapping) else None
+        return [value] if isinstance(value, str) else []
+
+    return read
+
+
+_Entry = Callable[[str, float, float, Mapping[str, Any]], Any]
+_SHAPES: Mapping[str, tuple[_Entry, Callable[[Any], list[str]]]] = {
+    "grouped": (_grouped, _grouped_commands),
+    "cursor": (lambda c, t, u, x: {"command": c, "timeout": _in(t, u), **x}, _flat("command")),
+    "copilot": (
+        lambda c, t, u, x: {"type": "command", "bash": c, "timeoutSec": _in(t, u), **x},
+        _flat("bash"),
+    ),
+    "bare": (lambda c, t, u, x: {"command": c, **x}, _flat("command")),
+    "scripts": (lambda c, t, u, x: {"command": c, **x}, _flat("command")),
+}
+"""Entry shapes: (command, timeout in seconds, seconds per unit, the command's extra
+keys) -> the entry; and an entry -> the commands it runs (to recognise ours). Claude's
+matcher groups; Cursor's and Copilot's flat entries; a bare ``{command}`` (Windsurf
+documents no timeout; Cline's entry is a script)."""
+
+
 @attrs.frozen(kw_only=True)
 class Install:
-    """How ``agent-hooks install`` writes an entry that calls agent-hooks."""
+    """How ``agent-hooks install`` writes an entry that calls agent-hooks (the
+    defaults are Claude Code's shape; a row states only what differs)."""
 
+    name: str = ""
+    """The harness's name (filled in from its row)."""
     project_file: str
     """Relative to the project root (a directory for a script-folder harness)."""
     user_file: str | None = None
@@ -105,29 +156,66 @@ class Install:
     ``user_env`` when that variable is set."""
     user_env: str | None = None
     shape: str = "grouped"
-    """The entry's shape: ``grouped`` (Claude's matcher groups), ``cursor``, ``copilot``,
-    ``bare`` (a flat ``{command}``) or ``scripts`` (one executable per event)."""
-    events: str = "native"
+    """The entry's shape, a key of :data:`_SHAPES`; ``scripts``: one executable per event
+    in a directory (Cline), which install writes as a small shell script."""
+    event_rule: str = "native"
     """Which events get an entry: ``native`` (each canonical event's native one),
-    ``every-native`` (every native event of it), else a listed set (``listed``)."""
+    ``every-native`` (every native event of it), ``listed`` (those in ``listed``)."""
     listed: tuple[str, ...] = ()
     head: Mapping[str, Any] = attrs.field(factory=dict)
     """Keys a new file starts with (``version: 1``)."""
     names_event: bool = False
     """The payload does not name its event: the command passes ``--event``."""
     fail_closed: Mapping[str, Any] = attrs.field(factory=dict)
-    """The harness's own switch that blocks when the command cannot run (Claude Code
-    ``onFailure: block``, Cursor ``failClosed``); empty: it has none."""
-    fails_open: str | None = None
-    """What a broken command does (``None``: the common "fail open" sentence)."""
+    """The keys of the harness's own switch that blocks when the command cannot run,
+    crashes or times out (Claude Code ``onFailure: block``, Cursor ``failClosed``),
+    written on the entries of guard events. Empty: the harness has none."""
+    fails_open: str = FAILS_OPEN
+    """What a broken command does where ``fail_closed`` is empty (or a caveat where it is
+    not), as install and doctor say it."""
     comments: bool = False
-    """The harness reads ``//`` comments in its file (they are kept)."""
+    """The harness reads ``//`` and ``/* */`` comments in its file (they are kept)."""
     project_dir_var: str | None = None
-    """The variable naming the project root in the hook's environment."""
+    """The variable naming the project root in the hook's environment: a project file's
+    ``--config`` paths are written relative to it."""
     also_runs: tuple[str, ...] = ()
-    """Other harnesses whose files this one runs too (Copilot runs Claude's)."""
+    """Other harnesses whose hook files this one runs itself (Copilot CLI runs the
+    project's ``.claude/settings.json``): entries in both would run the guard twice."""
     other_files: tuple[tuple[str, str], ...] = ()
-    """Other files doctor checks, ``(scope, path)``."""
+    """Other hook files doctor checks, ``(scope, path)``: relative to the project, or
+    absolute (a system file)."""
+
+    @property
+    def per_event_files(self) -> bool:
+        """Hooks are executables named by their event in a directory (Cline)."""
+        return self.shape == "scripts"
+
+    def user_path(self, home: Path) -> Path:
+        """The user file (``$CODEX_HOME``-style overrides applied)."""
+        rel = self.user_file or self.project_file
+        override = os.environ.get(self.user_env) if self.user_env else None
+        return Path(override) / rel.partition("/")[2] if override else home / rel
+
+    def events(self, event: str) -> list[str]:
+        """Canonical event -> the harness's events that deliver it (empty: none)."""
+        if self.event_rule == "listed":
+            return [event] if event in self.listed else []
+        from .._wire._dialects import get_dialect
+
+        native = get_dialect(self.name).native
+        assert native is not None
+        if self.event_rule == "every-native":
+            return [e.name for e in native.events if e.event == event]
+        found = native.for_event(event)
+        return [found.name] if found is not None else []
+
+    def entry(self, command: str, timeout: float, unit: float, extra: Mapping[str, Any]) -> Any:
+        """The entry that runs ``command``."""
+        return _SHAPES[self.shape][0](command, timeout, unit, extra)
+
+    def commands(self, entry: Any) -> list[str]:
+        """The commands an entry runs."""
+        return _SHAPES[self.shape][1](entry)
 
 
 @attrs.frozen(kw_only=True)
@@ -210,8 +298,13 @@ def _at(path: str, scope: str, precedence: int | None = None, **kw: Any) -> Loca
     return Location(path, scope, precedence, **kw)
 
 
+def _named(h: Harness) -> Harness:
+    install = attrs.evolve(h.install, name=h.name) if h.install is not None else None
+    return attrs.evolve(h, install=install)
+
+
 HARNESSES: Mapping[str, Harness] = {
-    h.name: h
+    h.name: _named(h)
     for h in (
         Harness(
             name="claude",
@@ -234,7 +327,7 @@ HARNESSES: Mapping[str, Harness] = {
             tested_version="2.1.332",
             install=Install(
                 project_file=".claude/settings.json",
-                events="listed",
+                event_rule="listed",
                 listed=(
                     "PreToolUse",
                     "PostToolUse",
@@ -315,7 +408,7 @@ HARNESSES: Mapping[str, Harness] = {
             install=Install(
                 project_file=".codex/hooks.json",
                 user_env="CODEX_HOME",
-                events="listed",
+                event_rule="listed",
                 listed=(
                     "PreToolUse",
                     "PermissionRequest",
@@ -519,7 +612,7 @@ HARNESSES: Mapping[str, Harness] = {
             executables=("openhands",),
             install=Install(
                 project_file=".openhands/hooks.json",
-                events="listed",
+                event_rule="listed",
                 listed=(
                     "PreToolUse",
                     "PostToolUse",
@@ -541,7 +634,7 @@ HARNESSES: Mapping[str, Harness] = {
             executables=("trae", "trae-cli"),
             install=Install(
                 project_file=".trae/hooks.json",
-                events="listed",
+                event_rule="listed",
                 listed=(
                     "SessionStart",
                     "UserPromptSubmit",
@@ -565,7 +658,7 @@ HARNESSES: Mapping[str, Harness] = {
             executables=("qodercli", "qoder"),
             install=Install(
                 project_file=".qoder/settings.json",
-                events="listed",
+                event_rule="listed",
                 listed=(
                     "SessionStart",
                     "SessionEnd",
@@ -605,7 +698,7 @@ HARNESSES: Mapping[str, Harness] = {
                 project_file=".windsurf/hooks.json",
                 user_file=".codeium/windsurf/hooks.json",
                 shape="bare",
-                events="every-native",
+                event_rule="every-native",
             ),
         ),
         Harness(
@@ -646,6 +739,12 @@ HARNESSES: Mapping[str, Harness] = {
     )
 }
 """Every harness, by name, in :func:`discover`'s order."""
+
+
+INSTALLS: Mapping[str, Install] = {
+    h.name: h.install for h in HARNESSES.values() if h.install is not None
+}
+"""Every harness ``agent-hooks install`` writes for, by name."""
 
 
 def _formats() -> dict[str, str]:

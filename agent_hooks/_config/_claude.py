@@ -33,14 +33,12 @@ from ._common import (
     load_source,
 )
 from ._snapshot import LoadedConfig, combine
-from ._trust import TrustPolicy, TrustStore
+from ._trust import TrustArg, TrustPolicy
 
 if TYPE_CHECKING:
     from ._plugin import Plugin
 
 __all__ = ["load_claude", "load_claude_settings"]
-
-TrustArg = TrustPolicy | TrustStore | bool | None
 
 
 def _settings_scope(path: str, project_dir: str | None) -> tuple[str, str | None]:

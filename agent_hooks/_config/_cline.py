@@ -35,11 +35,10 @@ from .._wire._dialects import CLINE
 from ._common import BuildContext, Built, HookFile, parse_group
 from ._native_format import bind_group, native_event_key
 from ._snapshot import LoadedConfig
-from ._trust import TrustPolicy, TrustStore
+from ._trust import TrustArg
 
 __all__ = ["cline_event_of", "load_cline"]
 
-TrustArg = TrustPolicy | TrustStore | bool | None
 
 _EXTENSIONS = (".sh", ".bash", ".zsh", ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".py")
 _EXTENSIONS_ALL = (*_EXTENSIONS, ".ps1")

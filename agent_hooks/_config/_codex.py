@@ -36,11 +36,9 @@ from ._common import (
     parse_hooks_mapping,
 )
 from ._snapshot import LoadedConfig, combine
-from ._trust import TrustPolicy, TrustStore
+from ._trust import TrustArg, TrustPolicy
 
 __all__ = ["codex_toml_builder", "load_codex", "load_codex_dir", "load_codex_toml"]
-
-TrustArg = TrustPolicy | TrustStore | bool | None
 
 
 def _toml() -> Any:

@@ -1017,6 +1017,10 @@ class HookFile:
             env=env,
         )
 
+    def load_file(self, path: str | os.PathLike[str], **kwargs: Any) -> LoadedConfig:
+        """:meth:`load`'s snapshot alone (the loader a harness row names)."""
+        return self.load(path, **kwargs)[0]
+
     def load_as(
         self,
         path: str | os.PathLike[str],

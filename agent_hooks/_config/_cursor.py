@@ -11,15 +11,10 @@ canonical name) on tool events, the command text on the shell events, the subage
 type on subagent events, a fixed name elsewhere (``Stop``, ``UserPromptSubmit``).
 Relative commands run from the project root (project file) or the file's directory.
 
-======  =====================================================  =======
-prec    location                                               trust
-======  =====================================================  =======
-100     enterprise: ``/etc/cursor/hooks.json`` (macOS          -
-        ``/Library/Application Support/Cursor/hooks.json``)
-200     ``{project}/.cursor/hooks.json``                       project
-300     ``~/.cursor/hooks.json``                               -
-400+    plugins' ``hooks/hooks.json`` (``load_cursor(path)``)  -
-======  =====================================================  =======
+Its places are its row's (:data:`~._harness.HARNESSES`): enterprise
+(``/etc/cursor/hooks.json``; macOS ``/Library/Application Support/Cursor/hooks.json``,
+100), project ``.cursor/hooks.json`` (200, needs trust), user ``~/.cursor/hooks.json``
+(300); a plugin's ``hooks/hooks.json`` with ``load(path, harness="cursor")``.
 
 A bad entry is dropped alone; a ``version`` other than 1 or ``hooks`` that is not an
 object refuses the file. Claude Code settings that Cursor can read too are loaded by
@@ -28,7 +23,6 @@ the Claude ecosystem (``discover``), not twice here.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from typing import Any
 
@@ -47,12 +41,9 @@ from ._common import (
     json_has_hooks,
 )
 from ._native_format import bind_native, event_lists, scaled_timeout, text_matcher
-from ._snapshot import LoadedConfig
-from ._trust import TrustPolicy, TrustStore
 
-__all__ = ["cursor_builder", "load_cursor"]
+__all__ = ["cursor_builder", "FILE"]
 
-TrustArg = TrustPolicy | TrustStore | bool | None
 
 _ENTRY_KEYS = frozenset(
     {"command", "type", "matcher", "timeout", "failClosed", "loop_limit", "prompt"}
@@ -208,27 +199,10 @@ def _entry_group(
     )
 
 
-_FILE = HookFile(
+FILE = HookFile(
     format="cursor",
     dialect=CURSOR,
     builder=cursor_builder,
     probe=json_has_hooks,
     own_project_only=True,
 )
-
-
-def load_cursor(
-    path: str | os.PathLike[str],
-    *,
-    scope: str | None = None,
-    project_dir: str | os.PathLike[str] | None = None,
-    precedence: int | None = None,
-    trust: TrustArg = None,
-    kinds: Any = None,
-    data: bytes | None = None,
-    home: str | os.PathLike[str] | None = None,
-) -> LoadedConfig:
-    """One Cursor ``hooks.json``; a file inside a project is that project's and needs
-    its trust."""
-    config, _ = _FILE.load(path, scope, project_dir, precedence, trust, kinds, data, home)
-    return config

@@ -1,46 +1,9 @@
 """``discover()``: every standard hook location of a project and a home directory.
 
-Sources, by precedence (lower runs and reduces first; equal precedences keep
-the order of this list):
-
-====  ============================================================  =========
-prec  location                                                       trust
-====  ============================================================  =========
-0     hooks registered in Python                                     -
-100   Claude Code managed policy (path given by the caller)         -
-200   ``{project}/.claude/settings.json``                            project
-210   ``{project}/.claude/settings.local.json``                      project
-200   ``{project}/.deepagents/hooks.json``                           project
-200   ``{project}/.codex/hooks.json``, ``.codex/config.toml``        project
-200   ``{project}/.hel/hooks.json``                                  project
-200   Docker Agent agent YAML (caller's; needs trust in a project)   project
-300   ``~/.claude/settings.json``                                    -
-300   ``~/.deepagents/hooks.json``                                   -
-300   ``$CODEX_HOME/hooks.json``, ``config.toml`` (``~/.codex``)     -
-300   Docker Agent ``settings.hooks`` (``~/.config/cagent``)         -
-310+  Docker Agent ``hooks.d/*.yaml`` (lexical)                      -
-400+  plugins' ``hooks/hooks.json`` (order given)                    -
-400   Docker Agent CLI hooks                                         -
-100   Cursor enterprise ``/etc/cursor/hooks.json``                   -
-100+  Copilot policy ``/etc/github-copilot/policy.d/*.json``         -
-200   ``{project}/.gemini/settings.json`` (Gemini CLI)               project
-200   ``{project}/.cursor/hooks.json`` (Cursor)                      project
-200   ``{project}/.github/hooks/*.json``, ``.github/copilot/settings.json`` project
-210   ``{project}/.github/copilot/settings.local.json``              project
-300   ``~/.gemini/settings.json``, ``~/.cursor/hooks.json``,         -
-      ``$COPILOT_HOME/hooks/*.json``, ``$COPILOT_HOME/settings.json``
-350   Gemini CLI system settings (360: its system defaults)          -
-400+  Gemini CLI extensions' ``hooks/hooks.json``                    -
-...   Factory, Qwen, Augment, Goose, OpenHands, Trae, Qoder:         as there
-      see :mod:`._family`
-100,  Windsurf: system, ``~/.codeium/[windsurf/]hooks.json``,        as there
-150,  ``.windsurf/hooks.json`` (:mod:`._windsurf`)
-200
-200   Cline: ``.clinerules/hooks/<Event>``, ``.cline/hooks/<Event>``  project
-300   Cline: ``~/Documents/Cline/Hooks/<Event>``, ``~/.cline/hooks/`` -
-200   Kiro: ``.kiro/agents/*.json``, ``.amazonq/cli-agents/*.json``  project
-300   Kiro: ``~/.kiro/agents/*.json``, ``~/.aws/amazonq/cli-agents/`` -
-====  ============================================================  =========
+Each harness row (:data:`~._harness.HARNESSES`) says where its files lie, in which scope
+and at which precedence (lower runs and reduces first: Python-registered hooks 0,
+managed 100, project 200, local 210, user 300, plugins 400+); ``discover`` loads the
+rows ``ecosystems`` names, in the rows' order. docs/harnesses.md lists the places.
 """
 
 from __future__ import annotations
@@ -56,11 +19,10 @@ from .._handlers._kinds import HandlerKinds
 from ._harness import HARNESSES, Harness, expand, file_loader, resolve
 from ._plugin import Plugin
 from ._snapshot import LoadedConfig, combine
-from ._trust import TrustPolicy, TrustStore
+from ._trust import TrustArg, TrustPolicy
 
 __all__ = ["ECOSYSTEMS", "PROJECT_HOOK_FILES", "discover", "load_harness", "project_hook_files"]
 
-TrustArg = TrustPolicy | TrustStore | bool | None
 
 ECOSYSTEMS = tuple(HARNESSES)
 """The ecosystems :func:`discover` looks at by default: every harness row."""

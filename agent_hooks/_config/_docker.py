@@ -75,7 +75,7 @@ from ._common import (
     too_large_message,
 )
 from ._snapshot import LoadedConfig, LoadedFile, combine
-from ._trust import TrustPolicy, TrustStore
+from ._trust import TrustArg, TrustPolicy
 
 __all__ = [
     "YAML_MISSING",
@@ -89,7 +89,6 @@ __all__ = [
     "load_yaml",
 ]
 
-TrustArg = TrustPolicy | TrustStore | bool | None
 
 YAML_MISSING = (
     "reading YAML needs PyYAML, which is not installed: pip install 'py-agent-hooks[yaml]'"

@@ -1,31 +1,9 @@
 """The Claude-compatible harnesses: Factory Droid, Qwen Code, Augment/Auggie, Goose,
 OpenHands, Trae and Qoder. Each keeps Claude Code's file shape (``{"hooks": {Event:
 [{matcher, hooks: [...]}]}}``) in its own places, with small differences; each is a
-:class:`Family` row (its locations, timeout unit, extra keys), read by one builder.
+:class:`Family` row (its file-shape differences), read by one builder.
 
-===========  ======================================================  ====  ==========
-harness      location (kind)                                         prec  trust
-===========  ======================================================  ====  ==========
-factory      ``.factory/hooks.json``, legacy ``.factory/hooks/        200   project
-             hooks.json`` (hooks); ``.factory/settings.json``
-             (settings); ``.factory/settings.local.json``             210
-             ``~/.factory/hooks.json``, ``~/.factory/settings.json``  300   -
-             (``$FACTORY_HOME_OVERRIDE`` replaces ``~/.factory``)
-qwen         ``.qwen/settings.json``                                  200   project
-             ``~/.qwen/settings.json``                                300   -
-augment      ``/etc/augment/settings.json``                           100   -
-             ``.augment/settings.local.json``                         210   project
-             ``.augment/settings.json``                               200   project
-             ``~/.augment/settings.json``                             300   -
-goose        ``.agents/plugins/*/hooks/hooks.json``                   400+  project
-             ``~/.agents/plugins/*/hooks/hooks.json``                 400+  -
-openhands    ``.openhands/hooks.json``                                200   project
-             ``~/.openhands/hooks.json`` (unconfirmed: by analogy)    300   -
-trae         ``.trae/hooks.json``                                     200   project
-             ``~/.trae/hooks.json``, ``~/.trae-cn/hooks.json``        300   -
-qoder        ``.qoder/settings.json``, ``.qoder/settings.local.json`` 200   project
-             ``~/.qoder/settings.json``                               300   -
-===========  ======================================================  ====  ==========
+Where each one's files lie is its row's (:data:`~._harness.HARNESSES`).
 
 All layers add up (every harness here merges them). Schema differences:
 
@@ -85,11 +63,10 @@ from ._common import (
 )
 from ._native_format import bind_group, event_lists, native_event_key, scaled_timeout
 from ._snapshot import LoadedConfig
-from ._trust import TrustPolicy, TrustStore
+from ._trust import TrustArg
 
 __all__ = ["FAMILIES", "Family", "family_of_path", "load_family"]
 
-TrustArg = TrustPolicy | TrustStore | bool | None
 
 Kind = Literal["settings", "hooks"]
 
@@ -101,18 +78,6 @@ class Family:
     name: str
     """The format name and the dialect's name."""
     dialect: Dialect
-    project_files: tuple[tuple[str, Kind, int], ...] = ()
-    """(path relative to the project root, kind, precedence)."""
-    user_files: tuple[tuple[str, Kind], ...] = ()
-    """(path relative to the harness's home directory, kind), precedence 300."""
-    user_dir: str = ""
-    """The harness's directory under the home directory (``.factory``)."""
-    user_dir_env: str | None = None
-    """A variable that replaces that directory (``FACTORY_HOME_OVERRIDE``)."""
-    system_files: tuple[str, ...] = ()
-    """Absolute paths of managed files, precedence 100."""
-    plugin_dirs: tuple[str, ...] = ()
-    """Plugin roots (relative to project and home) whose ``*/hooks/hooks.json`` load."""
     group_keys: frozenset[str] = frozenset()
     """Keys a matcher group may carry besides ``matcher`` and ``hooks``."""
     top_keys: frozenset[str] = frozenset({"hooks", "description", "$schema"})
@@ -122,6 +87,8 @@ class Family:
     comments: bool = False
     """The harness reads its files as JSON with ``//`` and ``/* */`` comments (Qwen
     Code: ``JSON.parse(stripJsonComments(text))``; Augment: "files may be JSONC")."""
+    plugin_root: bool = False
+    """A file in a plugin's ``hooks/`` gets ``PLUGIN_ROOT``, the plugin's directory (Goose)."""
 
 
 FAMILIES: Mapping[str, Family] = {
@@ -130,71 +97,25 @@ FAMILIES: Mapping[str, Family] = {
         Family(
             name="factory",
             dialect=FACTORY,
-            project_files=(
-                (".factory/hooks.json", "hooks", 200),
-                (".factory/hooks/hooks.json", "hooks", 200),
-                (".factory/settings.json", "settings", 200),
-                (".factory/settings.local.json", "settings", 210),
-            ),
-            user_dir=".factory",
-            user_dir_env="FACTORY_HOME_OVERRIDE",
-            user_files=(("hooks.json", "hooks"), ("settings.json", "settings")),
             top_keys=frozenset({"hooks", "description", "$schema", "allowManagedHooksOnly"}),
         ),
-        Family(
-            name="qwen",
-            dialect=QWEN,
-            project_files=((".qwen/settings.json", "settings", 200),),
-            user_dir=".qwen",
-            user_files=(("settings.json", "settings"),),
-            group_keys=frozenset({"sequential"}),
-            comments=True,
-        ),
+        Family(name="qwen", dialect=QWEN, group_keys=frozenset({"sequential"}), comments=True),
         Family(
             name="augment",
             dialect=AUGMENT,
-            system_files=("/etc/augment/settings.json",),
-            project_files=(
-                (".augment/settings.json", "settings", 200),
-                (".augment/settings.local.json", "settings", 210),
-            ),
-            user_dir=".augment",
-            user_files=(("settings.json", "settings"),),
             group_keys=frozenset({"metadata"}),
             sh_only=True,
             comments=True,
         ),
-        Family(
-            name="goose",
-            dialect=GOOSE,
-            plugin_dirs=(".agents/plugins",),
-        ),
-        Family(
-            name="openhands",
-            dialect=OPENHANDS,
-            project_files=((".openhands/hooks.json", "hooks", 200),),
-            user_dir=".openhands",
-            user_files=(("hooks.json", "hooks"),),
-        ),
+        Family(name="goose", dialect=GOOSE, plugin_root=True),
+        Family(name="openhands", dialect=OPENHANDS),
         Family(
             name="trae",
             dialect=TRAE,
-            project_files=((".trae/hooks.json", "hooks", 200),),
-            user_dir="",
-            user_files=((".trae/hooks.json", "hooks"), (".trae-cn/hooks.json", "hooks")),
             group_keys=frozenset({"loop_limit"}),
             top_keys=frozenset({"hooks", "version", "description", "$schema"}),
         ),
-        Family(
-            name="qoder",
-            dialect=QODER,
-            project_files=(
-                (".qoder/settings.json", "settings", 200),
-                (".qoder/settings.local.json", "settings", 210),
-            ),
-            user_dir=".qoder",
-            user_files=(("settings.json", "settings"),),
-        ),
+        Family(name="qoder", dialect=QODER),
     )
 }
 """Every Claude-compatible harness, by name."""
@@ -211,25 +132,23 @@ _ON_FAILURE = {"block": "block", "allow": "warn"}
 
 
 def family_of_path(parts: list[str]) -> str | None:
-    """The family format of a file from its path components, or ``None``."""
+    """The family format of a file from its path components, or ``None``: the family
+    harness one of whose locations (:data:`~._harness.HARNESSES`) ends as the path does
+    (a system file by its last two names, a glob's ``*`` matching any one name)."""
+    from fnmatch import fnmatchcase
+
+    from ._harness import HARNESSES
+
     if len(parts) < 2:
         return None
-    name, parent = parts[-1], parts[-2]
-    for fam in FAMILIES.values():
-        for rel, _kind, _prec in fam.project_files:
-            rp = rel.split("/")
-            if parts[-len(rp) :] == rp:
-                return fam.name
-        for rel, _kind in fam.user_files:
-            rp = [p for p in (fam.user_dir, *rel.split("/")) if p]
-            if parts[-len(rp) :] == rp:
-                return fam.name
-        for sys_file in fam.system_files:
-            if parts[-2:] == sys_file.split("/")[-2:]:
-                return fam.name
-    goose = len(parts) >= 5 and parts[-5] == ".agents" and parts[-4] == "plugins"
-    if goose and name == "hooks.json" and parent == "hooks":
-        return "goose"
+    for name in FAMILIES:
+        for loc in HARNESSES[name].locations:
+            want = loc.path.strip("/").split("/")
+            if loc.root == "system":
+                want = want[-2:]
+            tail = parts[-len(want) :]
+            if len(tail) == len(want) and all(map(fnmatchcase, tail, want)):
+                return name
     return None
 
 
@@ -364,7 +283,7 @@ def load_family(
     kind = _kind_of(fam, label)
     env: dict[str, str] = {}
     parts = Path(label).parts
-    if fam.plugin_dirs and len(parts) >= 3 and parts[-2] == "hooks":
+    if fam.plugin_root and len(parts) >= 3 and parts[-2] == "hooks":
         env["PLUGIN_ROOT"] = str(Path(os.path.abspath(label)).parent.parent)
     file = HookFile(
         format=family, dialect=fam.dialect, builder=family_builder(fam, kind), probe=_probe

@@ -50,8 +50,9 @@ class FileFormat:
 
     name: str
     loader: str
-    """``"module:function"``; called as ``function(path, scope=, project_dir=,
-    precedence=, trust=, kinds=, data=, home=, agent=, plugin_data=)``."""
+    """``"module:name"`` of a :class:`~._common.HookFile` (a format as data), or of a
+    function called as ``function(path, scope=, project_dir=, precedence=, trust=,
+    kinds=, data=)`` and the ``extras`` below."""
     outside: str | None = "user"
     """The scope of a file of this format in no project (``None``: the loader decides)."""
     extras: tuple[str, ...] = ()
@@ -379,7 +380,7 @@ HARNESSES: Mapping[str, Harness] = {
             name="deepagents",
             title="Deep Agents Code",
             aliases=("dcode",),
-            formats=(FileFormat("deepagents", "_deepagents:load_deepagents"),),
+            formats=(FileFormat("deepagents", "_deepagents:FILE"),),
             locations=(
                 _at(".deepagents/hooks.json", "project"),
                 _at(".deepagents/hooks.json", "user", root="home"),
@@ -483,7 +484,7 @@ HARNESSES: Mapping[str, Harness] = {
         Harness(
             name="cursor",
             title="Cursor",
-            formats=(FileFormat("cursor", "_cursor:load_cursor", extras=("home",)),),
+            formats=(FileFormat("cursor", "_cursor:FILE", extras=("home",)),),
             locations=(
                 _at(
                     "/etc/cursor/hooks.json",
@@ -679,7 +680,7 @@ HARNESSES: Mapping[str, Harness] = {
         Harness(
             name="windsurf",
             title="Windsurf",
-            formats=(FileFormat("windsurf", "_windsurf:load_windsurf", extras=("home",)),),
+            formats=(FileFormat("windsurf", "_windsurf:FILE", extras=("home",)),),
             locations=(
                 _at(
                     "/etc/windsurf/hooks.json",
@@ -723,7 +724,7 @@ HARNESSES: Mapping[str, Harness] = {
         Harness(
             name="kiro",
             title="Kiro CLI",
-            formats=(FileFormat("kiro", "_kiro:load_kiro", extras=("home",)),),
+            formats=(FileFormat("kiro", "_kiro:FILE", extras=("home",)),),
             locations=(
                 _at(".kiro/agents/*.json", "project", 200),
                 _at(".amazonq/cli-agents/*.json", "project", 200),
@@ -793,8 +794,11 @@ def resolve(ref: str) -> Any:
 
 
 def file_loader(fmt: str) -> Callable[..., Any]:
-    """The function that loads one file of format ``fmt``."""
-    loader: Callable[..., Any] = resolve(format_harness(fmt)[1].loader)
+    """The function that loads one file of format ``fmt``: the one its row names, or
+    the ``load`` of the :class:`~._common.HookFile` it names."""
+    found = resolve(format_harness(fmt)[1].loader)
+    load = getattr(found, "load_file", None)
+    loader: Callable[..., Any] = found if load is None else load
     return loader
 
 

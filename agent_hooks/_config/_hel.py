@@ -25,11 +25,10 @@ from .._wire._dialects import HEL
 from ._claude_format import hooks_file_builder
 from ._common import MAX_CONFIG_BYTES, check_document, json_has_hooks, load_source, read_bytes
 from ._snapshot import LoadedConfig
-from ._trust import TrustPolicy, TrustStore
+from ._trust import TrustArg, TrustPolicy
 
 __all__ = ["hel_trust_file_grants", "load_hel"]
 
-TrustArg = TrustPolicy | TrustStore | bool | None
 
 _PATH_KEYS = ("project", "path", "project_path", "root", "project_dir")
 _HASH_KEYS = ("sha256", "hash", "sha", "config_sha256", "digest")

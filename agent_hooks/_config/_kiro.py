@@ -19,7 +19,7 @@ prec    location                                                       trust
 ======  =============================================================  =========
 
 Kiro runs the hooks of the agent in use; agent_hooks cannot know which that is, so
-:func:`load_kiro_dir` loads every agent's (name one with ``--config`` to load it alone).
+``discover`` loads every agent's (name one with ``--config`` to load it alone).
 
 Kiro v3 / IDE 1.0 hook files (``.kiro/hooks/*.json``, ``"version": "v1"``, named hooks
 with ``trigger`` and ``action``) and the legacy ``*.kiro.hook`` files are refused with an
@@ -29,22 +29,17 @@ documented well enough to run them as Kiro would. Such a file loads nothing.
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Mapping
 from typing import Any
 
 from .._base._diagnostics import DiagnosticCode, Severity
-from .._handlers._kinds import HandlerKinds
 from .._wire._dialects import KIRO
 from ._common import BuildContext, Built, HookFile, decode_object, parse_group
 from ._native_format import bind_group, flat_hook_entries, scaled_timeout
-from ._snapshot import LoadedConfig
-from ._trust import TrustPolicy, TrustStore
 
-__all__ = ["kiro_builder", "kiro_matcher", "load_kiro"]
+__all__ = ["kiro_builder", "kiro_matcher", "FILE"]
 
-TrustArg = TrustPolicy | TrustStore | bool | None
 
 _ENTRY_KEYS = frozenset(
     {"command", "matcher", "timeout_ms", "cache_ttl_seconds", "only_when_turn_complete"}
@@ -130,21 +125,4 @@ def kiro_builder(data: bytes, ctx: BuildContext) -> Built:
     return built
 
 
-_FILE = HookFile(format="kiro", dialect=KIRO, builder=kiro_builder)
-
-
-def load_kiro(
-    path: str | os.PathLike[str],
-    *,
-    scope: str | None = None,
-    project_dir: str | os.PathLike[str] | None = None,
-    precedence: int | None = None,
-    trust: TrustArg = None,
-    kinds: HandlerKinds | None = None,
-    data: bytes | None = None,
-    home: str | os.PathLike[str] | None = None,
-) -> LoadedConfig:
-    """One Kiro agent configuration (or a refused v3 hook file, see the module). A file
-    inside a project needs its trust."""
-    config, _ = _FILE.load(path, scope, project_dir, precedence, trust, kinds, data, home)
-    return config
+FILE = HookFile(format="kiro", dialect=KIRO, builder=kiro_builder)

@@ -1,43 +1,11 @@
 """``load(path)``: any supported hook file, its format detected from name and content.
 
-=====================================  ===================
-file                                   format
-=====================================  ===================
-``*.yaml`` / ``*.yml`` in ``hooks.d``  ``docker-dropin``
-YAML with ``agents:``                  ``docker-agent``
-YAML with ``settings:``                ``docker-settings``
-other YAML (event keys)                ``docker-dropin``
-``*.toml``                             ``codex-toml``
-``.deepagents/hooks.json``             ``deepagents``
-``.hel/hooks.json``                    ``hel``
-``.codex/hooks.json``                  ``codex-json``
-a Claude-compatible harness's file     its name (``factory``, ``qwen``,
-(``.factory/``, ``.qwen/``, ...; see   ``augment``, ``goose``, ``openhands``,
-:mod:`._family`)                       ``trae``, ``qoder``)
-``.windsurf/hooks.json``,              ``windsurf``
-``~/.codeium/[windsurf/]hooks.json``,
-``/etc/windsurf/hooks.json``
-``.clinerules/hooks/<Event>``,         ``cline``
-``.cline/hooks/<Event>``,
-``~/Documents/Cline/Hooks/<Event>``
-``.kiro/agents/*.json``,               ``kiro`` (v3 ``.kiro/hooks/*.json``
-``.amazonq/cli-agents/*.json``,        and ``*.kiro.hook``: refused)
-``.kiro/hooks/*``
-``.gemini/*.json``, Gemini event names ``gemini-settings``
-``.cursor/hooks.json``, ``version`` +  ``cursor``
-camelCase events
-``.github/hooks/*.json``,              ``copilot-hooks``
-``~/.copilot/hooks/*.json``, Copilot
-events or entry keys
-``.github/copilot/settings*.json``,    ``copilot-settings``
-``~/.copilot/settings.json``
-``hooks/hooks.json``                   ``claude-plugin``
-``settings*.json``, ``managed-*``      ``claude-settings``
-JSON that is a list, or a list         ``deepagents`` (legacy shape)
-under ``hooks``
-other JSON                             ``claude-hooks`` (or ``claude-settings``
-                                       when it has keys besides ``hooks``)
-=====================================  ===================
+Detection looks at where the file lies first (a harness's own directory: ``.codex/``,
+``.cursor/hooks.json``, ``.github/hooks/``, a Claude-compatible harness's files as its
+row in :mod:`._harness` places them...), then at what it holds (YAML keys, Gemini's
+or Copilot's own event names, Cursor's ``version``); other JSON is Claude Code's shape
+(``claude-hooks``, or ``claude-settings`` when it has keys besides ``hooks``). Which
+function reads a file of each format is its harness row's (:data:`~._harness.HARNESSES`).
 """
 
 from __future__ import annotations
@@ -53,11 +21,9 @@ from . import _common
 from ._common import MAX_CONFIG_BYTES, file_project
 from ._harness import FORMATS, file_loader, format_harness
 from ._snapshot import LoadedConfig
-from ._trust import TrustPolicy, TrustStore
+from ._trust import TrustArg
 
 __all__ = ["FORMATS", "detect_format", "load"]
-
-TrustArg = TrustPolicy | TrustStore | bool | None
 
 
 def grand_of(parts: list[str]) -> str:

@@ -16,11 +16,9 @@ from .._wire._dialects import CLAUDE, Dialect
 from ._claude_format import hooks_file_builder
 from ._common import PRECEDENCE, is_inside, load_source
 from ._snapshot import LoadedConfig
-from ._trust import TrustPolicy, TrustStore
+from ._trust import TrustArg
 
 __all__ = ["Plugin", "load_claude_plugin"]
-
-TrustArg = TrustPolicy | TrustStore | bool | None
 
 
 @attrs.frozen(kw_only=True)

@@ -464,3 +464,8 @@ class TrustPolicy:
         self._session.pop(_project_key(project_dir), None)
         if self.store is not None:
             self.store.revoke(project_dir, persist=persist)
+
+
+TrustArg = TrustPolicy | TrustStore | bool | None
+"""What ``trust=`` accepts everywhere: a policy, a store, ``True`` (trust every
+project file), ``False`` (none) or ``None`` (the default store)."""

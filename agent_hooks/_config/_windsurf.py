@@ -25,11 +25,9 @@ hooks; agent_hooks keeps its own (a workspace file loads only when trusted).
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 
 from .._base._diagnostics import DiagnosticCode, Severity
-from .._handlers._kinds import HandlerKinds
 from .._wire._dialects import WINDSURF
 from ._common import (
     BuildContext,
@@ -41,12 +39,9 @@ from ._common import (
     parse_group,
 )
 from ._native_format import bind_group, flat_hook_entries
-from ._snapshot import LoadedConfig
-from ._trust import TrustPolicy, TrustStore
 
-__all__ = ["load_windsurf", "windsurf_builder"]
+__all__ = ["FILE", "windsurf_builder"]
 
-TrustArg = TrustPolicy | TrustStore | bool | None
 
 _ENTRY_KEYS = frozenset({"command", "show_output", "working_directory"})
 
@@ -103,23 +98,6 @@ def windsurf_builder(data: bytes, ctx: BuildContext) -> Built:
     return built
 
 
-_FILE = HookFile(
+FILE = HookFile(
     format="windsurf", dialect=WINDSURF, builder=windsurf_builder, probe=json_has_hooks
 )
-
-
-def load_windsurf(
-    path: str | os.PathLike[str],
-    *,
-    scope: str | None = None,
-    project_dir: str | os.PathLike[str] | None = None,
-    precedence: int | None = None,
-    trust: TrustArg = None,
-    kinds: HandlerKinds | None = None,
-    data: bytes | None = None,
-    home: str | os.PathLike[str] | None = None,
-) -> LoadedConfig:
-    """One Windsurf ``hooks.json``; a file inside a project (``.windsurf/hooks.json``)
-    is that workspace's and needs its trust."""
-    config, _ = _FILE.load(path, scope, project_dir, precedence, trust, kinds, data, home)
-    return config

@@ -2,17 +2,9 @@
 
 A file ``PreToolUse`` (or ``PreToolUse.sh``, ``.py``, ... the extensions Cline's SDK
 strips) in a hooks directory is a command hook of that event, run as it is (Cline runs
-it through the shell, so its shebang picks the interpreter). Directories, all run
-(Cline runs every hook of an event, global and workspace, and any ``cancel`` wins):
-
-======  ==========================================================  =========
-prec    location                                                    trust
-======  ==========================================================  =========
-200     ``{workspace}/.clinerules/hooks/``, ``{workspace}/.cline/     project
-        hooks/``
-300     ``~/Documents/Cline/Hooks/``, ``~/.cline/hooks/``            -
-        (``$CLINE_DIR/hooks``)
-======  ==========================================================  =========
+it through the shell, so its shebang picks the interpreter). Its directories, all run
+(Cline runs every hook of an event, global and workspace, and any ``cancel`` wins), are
+its row's in :mod:`._harness`: the workspace's (200, which need trust), the user's (300).
 
 Cline 3.x adds ``TaskError`` and ``SessionShutdown`` files (its SDK's ``agent_error`` and
 ``session_shutdown``); those get its SDK payloads, every other file the classic one.

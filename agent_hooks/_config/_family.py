@@ -39,16 +39,6 @@ import attrs
 from .._base._diagnostics import DiagnosticCode, Severity
 from .._events._untyped import AnyEvent
 from .._handlers._kinds import HandlerKinds
-from .._wire._dialects import (
-    AUGMENT,
-    FACTORY,
-    GOOSE,
-    OPENHANDS,
-    QODER,
-    QWEN,
-    TRAE,
-    Dialect,
-)
 from .._wire._native import NativeEvent
 from ._common import (
     BuildContext,
@@ -61,6 +51,7 @@ from ._common import (
     parse_event_key,
     parse_group,
 )
+from ._harness import HARNESSES, Family
 from ._native_format import bind_group, event_lists, native_event_key, scaled_timeout
 from ._snapshot import LoadedConfig
 from ._trust import TrustArg
@@ -71,54 +62,10 @@ __all__ = ["FAMILIES", "Family", "family_of_path", "load_family"]
 Kind = Literal["settings", "hooks"]
 
 
-@attrs.frozen(kw_only=True)
-class Family:
-    """One Claude-compatible harness: where its files are and how they differ."""
-
-    name: str
-    """The format name and the dialect's name."""
-    dialect: Dialect
-    group_keys: frozenset[str] = frozenset()
-    """Keys a matcher group may carry besides ``matcher`` and ``hooks``."""
-    top_keys: frozenset[str] = frozenset({"hooks", "description", "$schema"})
-    """Top-level keys of a stand-alone hooks file."""
-    sh_only: bool = False
-    """The harness runs only ``.sh`` files (Augment)."""
-    comments: bool = False
-    """The harness reads its files as JSON with ``//`` and ``/* */`` comments (Qwen
-    Code: ``JSON.parse(stripJsonComments(text))``; Augment: "files may be JSONC")."""
-    plugin_root: bool = False
-    """A file in a plugin's ``hooks/`` gets ``PLUGIN_ROOT``, the plugin's directory (Goose)."""
-
-
 FAMILIES: Mapping[str, Family] = {
-    f.name: f
-    for f in (
-        Family(
-            name="factory",
-            dialect=FACTORY,
-            top_keys=frozenset({"hooks", "description", "$schema", "allowManagedHooksOnly"}),
-        ),
-        Family(name="qwen", dialect=QWEN, group_keys=frozenset({"sequential"}), comments=True),
-        Family(
-            name="augment",
-            dialect=AUGMENT,
-            group_keys=frozenset({"metadata"}),
-            sh_only=True,
-            comments=True,
-        ),
-        Family(name="goose", dialect=GOOSE, plugin_root=True),
-        Family(name="openhands", dialect=OPENHANDS),
-        Family(
-            name="trae",
-            dialect=TRAE,
-            group_keys=frozenset({"loop_limit"}),
-            top_keys=frozenset({"hooks", "version", "description", "$schema"}),
-        ),
-        Family(name="qoder", dialect=QODER),
-    )
+    h.name: h.family for h in HARNESSES.values() if h.family is not None
 }
-"""Every Claude-compatible harness, by name."""
+"""Every Claude-compatible harness's file-shape differences, by name (from its row)."""
 
 _INFO_GROUP_KEYS = {
     "sequential": "'sequential': agent_hooks runs these hooks in parallel and reduces "

@@ -28,6 +28,7 @@ from .._base._lazy import submodule
 
 __all__ = [
     "FAILS_OPEN",
+    "Family",
     "FORMATS",
     "HARNESSES",
     "INSTALLS",
@@ -220,6 +221,33 @@ class Install:
 
 
 @attrs.frozen(kw_only=True)
+class Family:
+    """How a Claude-compatible harness's files differ from Claude Code's (:mod:`._family`
+    reads them with one builder)."""
+
+    name: str = ""
+    """The harness's name (filled in from its row): its format and dialect name."""
+    group_keys: frozenset[str] = frozenset()
+    """Keys a matcher group may carry besides ``matcher`` and ``hooks``."""
+    top_keys: frozenset[str] = frozenset({"hooks", "description", "$schema"})
+    """Top-level keys of a stand-alone hooks file."""
+    sh_only: bool = False
+    """The harness runs only ``.sh`` files (Augment)."""
+    comments: bool = False
+    """The harness reads its files as JSON with ``//`` and ``/* */`` comments (Qwen
+    Code: ``JSON.parse(stripJsonComments(text))``; Augment: "files may be JSONC")."""
+    plugin_root: bool = False
+    """A file in a plugin's ``hooks/`` gets ``PLUGIN_ROOT``, the plugin's directory (Goose)."""
+
+    @property
+    def dialect(self) -> Any:
+        """The harness's wire dialect (:mod:`agent_hooks._wire._dialects`)."""
+        from .._wire._dialects import get_dialect
+
+        return get_dialect(self.name)
+
+
+@attrs.frozen(kw_only=True)
 class Harness:
     """Everything about one harness (see the module docstring and docs/architecture.md,
     "Adding a harness")."""
@@ -252,6 +280,8 @@ class Harness:
     """The release agent_hooks is checked against (doctor)."""
     install: Install | None = None
     not_installable: str | None = None
+    family: Family | None = None
+    """A Claude-compatible harness's file-shape differences (:mod:`._family`)."""
     """Why ``install`` does not write this harness's hooks (and what to do instead)."""
 
     def project_files(self) -> list[str]:
@@ -280,6 +310,7 @@ def _family(
     executables: tuple[str, ...] = (),
     install: Install | None = None,
     not_installable: str | None = None,
+    shape: Family | None = None,
 ) -> Harness:
     """A Claude-compatible harness (:mod:`._family`): Claude's file shape, its places."""
     return Harness(
@@ -292,6 +323,7 @@ def _family(
         executables=executables,
         install=install,
         not_installable=not_installable,
+        family=shape or Family(),
     )
 
 
@@ -301,7 +333,8 @@ def _at(path: str, scope: str, precedence: int | None = None, **kw: Any) -> Loca
 
 def _named(h: Harness) -> Harness:
     install = attrs.evolve(h.install, name=h.name) if h.install is not None else None
-    return attrs.evolve(h, install=install)
+    family = attrs.evolve(h.family, name=h.name) if h.family is not None else None
+    return attrs.evolve(h, install=install, family=family)
 
 
 HARNESSES: Mapping[str, Harness] = {
@@ -560,6 +593,9 @@ HARNESSES: Mapping[str, Harness] = {
                 user_env="FACTORY_HOME_OVERRIDE",
                 project_dir_var="FACTORY_PROJECT_DIR",
             ),
+            shape=Family(
+                top_keys=frozenset({"hooks", "description", "$schema", "allowManagedHooksOnly"})
+            ),
         ),
         _family(
             "qwen",
@@ -575,6 +611,7 @@ HARNESSES: Mapping[str, Harness] = {
                 comments=True,
                 project_dir_var="QWEN_PROJECT_DIR",
             ),
+            shape=Family(group_keys=frozenset({"sequential"}), comments=True),
         ),
         _family(
             "augment",
@@ -589,6 +626,7 @@ HARNESSES: Mapping[str, Harness] = {
             not_installable="Augment runs only .sh files named in its settings; write a .sh "
             "script that runs `agent-hooks run --dialect augment --config ...` and name it in "
             ".augment/settings.json",
+            shape=Family(group_keys=frozenset({"metadata"}), sh_only=True, comments=True),
         ),
         _family(
             "goose",
@@ -602,6 +640,7 @@ HARNESSES: Mapping[str, Harness] = {
             not_installable="Goose reads hooks only from plugins, whose manifest agent-hooks "
             "does not write; put a hooks/hooks.json whose commands run `agent-hooks run "
             "--dialect goose --config ...` in a plugin of yours",
+            shape=Family(plugin_root=True),
         ),
         _family(
             "openhands",
@@ -646,6 +685,10 @@ HARNESSES: Mapping[str, Harness] = {
                 ),
                 head={"version": 1},
                 also_runs=("claude",),
+            ),
+            shape=Family(
+                group_keys=frozenset({"loop_limit"}),
+                top_keys=frozenset({"hooks", "version", "description", "$schema"}),
             ),
         ),
         _family(

@@ -10,13 +10,8 @@ or ``*``; ``cache_ttl_seconds`` is accepted (agent_hooks runs the hook every tim
 an info diagnostic). An entry with ``only_when_turn_complete: true`` is refused (its
 batched ``hook_events`` payload is not documented), alone.
 
-======  =============================================================  =========
-prec    location                                                       trust
-======  =============================================================  =========
-200     ``{project}/.kiro/agents/*.json``,                              project
-        ``{project}/.amazonq/cli-agents/*.json``
-300     ``~/.kiro/agents/*.json``, ``~/.aws/amazonq/cli-agents/*.json`` -
-======  =============================================================  =========
+Its places (project agents 200, which need trust; the user's 300) are its row's in
+:mod:`._harness`.
 
 Kiro runs the hooks of the agent in use; agent_hooks cannot know which that is, so
 ``discover`` loads every agent's (name one with ``--config`` to load it alone).

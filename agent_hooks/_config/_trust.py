@@ -78,15 +78,24 @@ def _default_location() -> str:
         RuntimeError: as ``Path.home()`` does, when the home directory is needed and
             cannot be determined.
     """
+    return os.path.join(state_home(), "agent_hooks", "trust.json")
+
+
+def state_home() -> str:
+    """``$XDG_STATE_HOME`` when it is absolute, else ``~/.local/state``: where the trust
+    store and install's notes live.
+
+    Raises:
+        RuntimeError: as ``Path.home()`` does, when the home directory is needed and
+            cannot be determined.
+    """
     state = os.environ.get("XDG_STATE_HOME", "")
     if state and os.path.isabs(state):
-        base = state
-    else:
-        home = os.path.expanduser("~")
-        if home[:1] == "~":
-            raise RuntimeError("Could not determine home directory.")
-        base = os.path.join(home, ".local", "state")
-    return os.path.join(base, "agent_hooks", "trust.json")
+        return state
+    home = os.path.expanduser("~")
+    if home[:1] == "~":
+        raise RuntimeError("Could not determine home directory.")
+    return os.path.join(home, ".local", "state")
 
 
 def _now(local: bool = False) -> datetime.datetime:

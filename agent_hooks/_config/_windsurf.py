@@ -2,18 +2,9 @@
 show_output, working_directory}]}}``, with snake_case events (``pre_run_command`` ...;
 see :mod:`agent_hooks._wire._windsurf`), no matcher, no timeout and no JSON answer.
 
-Layers, all merged and run in this order (Windsurf's: system, user, workspace; its cloud
-dashboard hooks are not files and are not read):
-
-======  ============================================================  =========
-prec    location                                                      trust
-======  ============================================================  =========
-100     system: ``/etc/windsurf/hooks.json`` (macOS ``/Library/       -
-        Application Support/Windsurf/hooks.json``)
-150     ``~/.codeium/windsurf/hooks.json`` (the IDE),                 -
-        ``~/.codeium/hooks.json`` (the JetBrains plugin)
-200     ``{workspace}/.windsurf/hooks.json``                          project
-======  ============================================================  =========
+Its layers, all merged and run in Windsurf's order (system 100, user 150, workspace
+200, which needs trust), are its row's in :mod:`._harness`; its cloud dashboard hooks
+are not files and are not read.
 
 An entry is a command hook of its event: ``command`` runs in a shell,
 ``working_directory`` (relative to the workspace root) is its directory, and

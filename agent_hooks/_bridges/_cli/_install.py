@@ -44,25 +44,10 @@ entry per event the graph handles and the harness has:
 ``uninstall`` removes exactly the entries install writes for the harness, and
 nothing else. ``--dry-run`` prints the file as it would be written.
 
-=================  ============================================  ===========================
-harness            project file                                  user file
-=================  ============================================  ===========================
-``claude``         ``.claude/settings.json``                     ``~/.claude/settings.json``
-``codex``          ``.codex/hooks.json``                         ``$CODEX_HOME/hooks.json``
-``gemini``         ``.gemini/settings.json``                     ``~/.gemini/settings.json``
-``cursor``         ``.cursor/hooks.json``                        ``~/.cursor/hooks.json``
-``copilot``        ``.github/hooks/agent-hooks.json``            ``$COPILOT_HOME/hooks/agent-hooks.json``
-``factory``        ``.factory/settings.json``                    ``~/.factory/settings.json``
-``qwen``           ``.qwen/settings.json``                       ``~/.qwen/settings.json``
-``openhands``      ``.openhands/hooks.json``                     ``~/.openhands/hooks.json``
-``trae``           ``.trae/hooks.json``                          ``~/.trae/hooks.json``
-``qoder``          ``.qoder/settings.json``                      ``~/.qoder/settings.json``
-``windsurf``       ``.windsurf/hooks.json``                      ``~/.codeium/windsurf/hooks.json``
-``cline``          ``.clinerules/hooks/<Event>`` (a script)      ``~/Documents/Cline/Hooks/<Event>``
-=================  ============================================  ===========================
+Each harness's project and user file, entry shape and switches are its ``install`` in
+its row (:data:`agent_hooks._config._harness.HARNESSES`); docs/installing.md lists them.
 
-Augment is not installable (it runs only ``.sh`` files, and the entry is a command line);
-nor is Goose (its hooks live only in plugins, which need a manifest of their own).
+A harness whose row has no ``install`` (Augment, Goose, Kiro...) says why instead.
 
 Windsurf's entries have no timeout (it documents none). The entry's timeout is the longest timeout of the event's handlers plus 5 seconds, in
 the harness's unit. A harness file that is one of the ``--config`` files is refused (the

@@ -117,3 +117,33 @@ def test_the_earlier_loaders_are_load_by_harness_and_reload(
     assert [(f.format, f.status) for f in old.files] == [(f.format, f.status) for f in new.files]
     _, changes = reload(old)
     assert not changes
+
+
+def _cells(text: str, header: str) -> list[list[str]]:
+    start = text.index(header)
+    rows = []
+    for line in text[start:].splitlines()[2:]:
+        if not line.startswith("|"):
+            break
+        rows.append([c.strip() for c in line.strip("|").split(" | ")])
+    return rows
+
+
+def test_the_install_docs_list_every_install_target_and_switch() -> None:
+    text = (ROOT / "docs" / "installing.md").read_text()
+    files = {row[0].strip("`"): row for row in _cells(text, "| harness | project file |")}
+    assert set(files) == set(INSTALLS)
+    for name, target in INSTALLS.items():
+        assert files[name][1].startswith(f"`{target.project_file}"), (name, files[name])
+        user = target.user_file or target.project_file
+        if target.user_env is None:
+            assert files[name][2].startswith(f"`~/{user}"), (name, files[name])
+        else:
+            assert f"${target.user_env}" in files[name][2], (name, files[name])
+    switches = _cells(text, "| harness | switch written |")
+    for name, target in INSTALLS.items():
+        (row,) = [r for r in switches if f"`{name}`" in r[0]]
+        for key in target.fail_closed:
+            assert f'"{key}"' in row[1], (name, row)
+        if not target.fail_closed:
+            assert row[1] == "none", (name, row)

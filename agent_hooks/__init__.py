@@ -39,35 +39,35 @@ if TYPE_CHECKING or not install_lazy_exports(__name__):
     from ._bridges._payload import BridgeResult as BridgeResult
     from ._bridges._payload import dispatch_payload as dispatch_payload
     from ._bridges._server import HookServer as HookServer
-    from ._config._claude import load_claude as load_claude
-    from ._config._claude import load_claude_settings as load_claude_settings
-    from ._config._codex import load_codex as load_codex
-    from ._config._codex import load_codex_dir as load_codex_dir
-    from ._config._codex import load_codex_toml as load_codex_toml
     from ._config._common import PRECEDENCE as PRECEDENCE
-    from ._config._copilot import load_copilot as load_copilot
-    from ._config._copilot import load_copilot_dir as load_copilot_dir
-    from ._config._cursor import load_cursor as load_cursor
-    from ._config._cursor import load_cursor_dir as load_cursor_dir
-    from ._config._deepagents import load_deepagents as load_deepagents
-    from ._config._deepagents import load_deepagents_dir as load_deepagents_dir
+    from ._config._compat import docker_cli_hooks as docker_cli_hooks
+    from ._config._compat import load_claude as load_claude
+    from ._config._compat import load_claude_plugin as load_claude_plugin
+    from ._config._compat import load_claude_settings as load_claude_settings
+    from ._config._compat import load_codex as load_codex
+    from ._config._compat import load_codex_dir as load_codex_dir
+    from ._config._compat import load_codex_toml as load_codex_toml
+    from ._config._compat import load_copilot as load_copilot
+    from ._config._compat import load_copilot_dir as load_copilot_dir
+    from ._config._compat import load_cursor as load_cursor
+    from ._config._compat import load_cursor_dir as load_cursor_dir
+    from ._config._compat import load_deepagents as load_deepagents
+    from ._config._compat import load_deepagents_dir as load_deepagents_dir
+    from ._config._compat import load_docker as load_docker
+    from ._config._compat import load_docker_agent as load_docker_agent
+    from ._config._compat import load_docker_dropin as load_docker_dropin
+    from ._config._compat import load_docker_dropins as load_docker_dropins
+    from ._config._compat import load_docker_settings as load_docker_settings
+    from ._config._compat import load_gemini as load_gemini
+    from ._config._compat import load_gemini_dir as load_gemini_dir
+    from ._config._compat import load_hel as load_hel
     from ._config._discover import ECOSYSTEMS as ECOSYSTEMS
     from ._config._discover import discover as discover
     from ._config._discover import project_hook_files as project_hook_files
-    from ._config._docker import docker_cli_hooks as docker_cli_hooks
-    from ._config._docker import load_docker as load_docker
-    from ._config._docker import load_docker_agent as load_docker_agent
-    from ._config._docker import load_docker_dropin as load_docker_dropin
-    from ._config._docker import load_docker_dropins as load_docker_dropins
-    from ._config._docker import load_docker_settings as load_docker_settings
-    from ._config._gemini import load_gemini as load_gemini
-    from ._config._gemini import load_gemini_dir as load_gemini_dir
-    from ._config._hel import load_hel as load_hel
     from ._config._load import FORMATS as FORMATS
     from ._config._load import detect_format as detect_format
     from ._config._load import load as load
     from ._config._plugin import Plugin as Plugin
-    from ._config._plugin import load_claude_plugin as load_claude_plugin
     from ._config._snapshot import ConfigChanges as ConfigChanges
     from ._config._snapshot import FileChange as FileChange
     from ._config._snapshot import HandlerRef as HandlerRef

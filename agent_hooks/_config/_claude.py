@@ -33,14 +33,12 @@ from ._common import (
     load_source,
 )
 from ._snapshot import LoadedConfig, combine
-from ._trust import TrustPolicy, TrustStore
+from ._trust import TrustArg, TrustPolicy
 
 if TYPE_CHECKING:
     from ._plugin import Plugin
 
 __all__ = ["load_claude", "load_claude_settings"]
-
-TrustArg = TrustPolicy | TrustStore | bool | None
 
 
 def _settings_scope(path: str, project_dir: str | None) -> tuple[str, str | None]:
@@ -123,18 +121,7 @@ def load_claude_settings(
             config, "disableAllHooks is true in this file", DiagnosticCode.HOOKS_DISABLED
         )
 
-    def recipe() -> LoadedConfig:
-        return load_claude_settings(
-            label,
-            scope=scope,
-            project_dir=pdir,
-            precedence=precedence,
-            trust=trust,
-            kinds=kinds,
-            dialect=dialect,
-        )
-
-    return attrs.evolve(config, recipe=recipe)
+    return config
 
 
 def load_claude(
@@ -229,18 +216,7 @@ def load_claude(
         out.append(cfg)
     result = combine(out)
 
-    def recipe() -> LoadedConfig:
-        return load_claude(
-            project_dir,
-            home=home,
-            managed_policy=managed_policy,
-            plugins=plugins,
-            trust=policy,
-            kinds=kinds,
-            disable_all_hooks=disable_all_hooks,
-        )
-
-    return attrs.evolve(result, recipe=recipe)
+    return result
 
 
 def _same(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:

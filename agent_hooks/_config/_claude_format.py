@@ -87,3 +87,36 @@ def hooks_file_builder(data: bytes, ctx: BuildContext) -> Built:
     if doc is ParseFailed:
         return Built()
     return build_hooks_document(doc, ctx, settings=False)
+
+
+def load_hooks_file(
+    path: str,
+    *,
+    scope: str | None,
+    project_dir: str | None,
+    precedence: int | None,
+    trust: Any,
+    kinds: Any,
+    data: bytes | None,
+) -> Any:
+    """A stand-alone Claude-shaped hooks file (``claude-hooks``): a project's when it lies
+    inside ``project_dir``, else named by the caller (``explicit``)."""
+    from .._wire._dialects import CLAUDE
+    from ._common import is_inside, json_has_hooks, load_source
+
+    sc = scope or (
+        "project" if project_dir is not None and is_inside(path, project_dir) else "explicit"
+    )
+    return load_source(
+        path,
+        format="claude-hooks",
+        scope=sc,
+        dialect=CLAUDE,
+        builder=hooks_file_builder,
+        precedence=precedence,
+        project_dir=project_dir,
+        trust=trust,
+        kinds=kinds,
+        data=data,
+        probe=json_has_hooks,
+    )[0]

@@ -2,17 +2,9 @@
 
 A file ``PreToolUse`` (or ``PreToolUse.sh``, ``.py``, ... the extensions Cline's SDK
 strips) in a hooks directory is a command hook of that event, run as it is (Cline runs
-it through the shell, so its shebang picks the interpreter). Directories, all run
-(Cline runs every hook of an event, global and workspace, and any ``cancel`` wins):
-
-======  ==========================================================  =========
-prec    location                                                    trust
-======  ==========================================================  =========
-200     ``{workspace}/.clinerules/hooks/``, ``{workspace}/.cline/     project
-        hooks/``
-300     ``~/Documents/Cline/Hooks/``, ``~/.cline/hooks/``            -
-        (``$CLINE_DIR/hooks``)
-======  ==========================================================  =========
+it through the shell, so its shebang picks the interpreter). Its directories, all run
+(Cline runs every hook of an event, global and workspace, and any ``cancel`` wins), are
+its row's in :mod:`._harness`: the workspace's (200, which need trust), the user's (300).
 
 Cline 3.x adds ``TaskError`` and ``SessionShutdown`` files (its SDK's ``agent_error`` and
 ``session_shutdown``); those get its SDK payloads, every other file the classic one.
@@ -28,21 +20,17 @@ from __future__ import annotations
 import os
 import shlex
 from collections.abc import Callable
-from pathlib import Path
-
-import attrs
 
 from .._base._diagnostics import DiagnosticCode, Severity
 from .._handlers._kinds import HandlerKinds
 from .._wire._dialects import CLINE
 from ._common import BuildContext, Built, HookFile, parse_group
 from ._native_format import bind_group, native_event_key
-from ._snapshot import LoadedConfig, combine
-from ._trust import TrustPolicy, TrustStore
+from ._snapshot import LoadedConfig
+from ._trust import TrustArg
 
-__all__ = ["cline_event_of", "load_cline", "load_cline_dir"]
+__all__ = ["cline_event_of", "load_cline"]
 
-TrustArg = TrustPolicy | TrustStore | bool | None
 
 _EXTENSIONS = (".sh", ".bash", ".zsh", ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".py")
 _EXTENSIONS_ALL = (*_EXTENSIONS, ".ps1")
@@ -117,54 +105,3 @@ def load_cline(
     file = HookFile(format="cline", dialect=CLINE, builder=_builder(label, name))
     config, _ = file.load(label, scope, project_dir, precedence, trust, kinds, data, home)
     return config
-
-
-def _directories(
-    project_dir: str | os.PathLike[str] | None, home: Path
-) -> list[tuple[Path, str, int]]:
-    found: list[tuple[Path, str, int]] = []
-    if project_dir is not None:
-        root = Path(project_dir)
-        found += [(root / ".clinerules" / "hooks", "project", 200)]
-        found += [(root / ".cline" / "hooks", "project", 200)]
-    cline_dir = os.environ.get("CLINE_DIR")
-    found += [(home / "Documents" / "Cline" / "Hooks", "user", 300)]
-    found += [((Path(cline_dir) if cline_dir else home / ".cline") / "hooks", "user", 300)]
-    return found
-
-
-def load_cline_dir(
-    project_dir: str | os.PathLike[str] | None = None,
-    *,
-    home: str | os.PathLike[str] | None = None,
-    trust: TrustArg = None,
-    kinds: HandlerKinds | None = None,
-) -> LoadedConfig:
-    """Every Cline hook file of the workspace and the user (see the module docstring)."""
-    policy = TrustPolicy.coerce(trust)
-    home_p = Path(home) if home is not None else Path.home()
-    parts = []
-    seen: set[str] = set()
-    for directory, scope, prec in _directories(project_dir, home_p):
-        if not directory.is_dir() or os.path.realpath(directory) in seen:
-            continue
-        seen.add(os.path.realpath(directory))
-        for p in sorted(directory.iterdir()):
-            if p.is_file() and cline_event_of(p.name) is not None:
-                parts.append(
-                    load_cline(
-                        p,
-                        scope=scope,
-                        project_dir=project_dir if scope == "project" else None,
-                        precedence=prec,
-                        trust=policy,
-                        kinds=kinds,
-                        home=home,
-                    )
-                )
-    result = combine(parts)
-
-    def recipe() -> LoadedConfig:
-        return load_cline_dir(project_dir, home=home, trust=policy, kinds=kinds)
-
-    return attrs.evolve(result, recipe=recipe)

@@ -36,11 +36,9 @@ from ._common import (
     parse_hooks_mapping,
 )
 from ._snapshot import LoadedConfig, combine
-from ._trust import TrustPolicy, TrustStore
+from ._trust import TrustArg, TrustPolicy
 
 __all__ = ["codex_toml_builder", "load_codex", "load_codex_dir", "load_codex_toml"]
-
-TrustArg = TrustPolicy | TrustStore | bool | None
 
 
 def _toml() -> Any:
@@ -203,12 +201,7 @@ def load_codex_dir(
         )
     result = _drop_empty_toml(combine(parts))
 
-    def recipe() -> LoadedConfig:
-        return load_codex_dir(
-            project_dir, home=home, codex_home_dir=codex_home_dir, trust=policy, kinds=kinds
-        )
-
-    return attrs.evolve(result, recipe=recipe)
+    return result
 
 
 def _drop_empty_toml(config: LoadedConfig) -> LoadedConfig:

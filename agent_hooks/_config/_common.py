@@ -795,30 +795,9 @@ def load_source(
 
     Returns the one-file snapshot (empty when the file is absent) and what the
     builder made (``None`` when nothing was built, or the file is untrusted). The
-    snapshot's ``recipe`` loads the same file again with the same arguments (for
-    :func:`reload`).
+    snapshot has no ``recipe``: :func:`load` and :func:`discover` give theirs.
     """
     label = os.fspath(path)
-
-    def again() -> LoadedConfig:
-        return load_source(
-            label,
-            format=format,
-            scope=scope,
-            dialect=dialect,
-            builder=builder,
-            precedence=precedence,
-            project_dir=project_dir,
-            trust=trust,
-            kinds=kinds,
-            env=env,
-            plugin_root=plugin_root,
-            plugin_data=plugin_data,
-            extra_trust=extra_trust,
-            extra_trust_status=extra_trust_status,
-            transform=transform,
-            probe=probe,
-        )[0]
 
     prec = PRECEDENCE.get(scope, 300) if precedence is None else precedence
     diags: list[Diagnostic] = []
@@ -885,7 +864,7 @@ def load_source(
         sg = SourcedGroups(
             source=source, groups=groups, diagnostics=(*diags, *untyped_notes(groups, source))
         )
-        config = LoadedConfig(sources=(sg,), files=(file,), skipped=skipped, recipe=again)
+        config = LoadedConfig(sources=(sg,), files=(file,), skipped=skipped)
         return config, built
 
     def too_large(why: str) -> Diagnostic:
@@ -902,7 +881,7 @@ def load_source(
         try:
             data, torn = read_settled(label)
         except FileNotFoundError:
-            return LoadedConfig(recipe=again), None
+            return LoadedConfig(), None
         except OSError as exc:
             diags.append(
                 Diagnostic(
@@ -1037,6 +1016,10 @@ class HookFile:
             data=data,
             env=env,
         )
+
+    def load_file(self, path: str | os.PathLike[str], **kwargs: Any) -> LoadedConfig:
+        """:meth:`load`'s snapshot alone (the loader a harness row names)."""
+        return self.load(path, **kwargs)[0]
 
     def load_as(
         self,

@@ -60,7 +60,7 @@ from ._common import (
 )
 from ._native_format import bind_native, scaled_timeout
 from ._snapshot import LoadedConfig, combine
-from ._trust import TrustPolicy, TrustStore
+from ._trust import TrustArg, TrustPolicy
 
 __all__ = [
     "copilot_home",
@@ -70,7 +70,6 @@ __all__ = [
     "load_copilot_dir",
 ]
 
-TrustArg = TrustPolicy | TrustStore | bool | None
 
 _ENTRY_KEYS = frozenset(
     {
@@ -422,15 +421,4 @@ def load_copilot_dir(
         )
     result = combine([*managed, others])
 
-    def recipe() -> LoadedConfig:
-        return load_copilot_dir(
-            project_dir,
-            home=home,
-            copilot_home_dir=copilot_home_dir,
-            policy_dir=policy_dir,
-            require_root_policy=require_root_policy,
-            trust=policy,
-            kinds=kinds,
-        )
-
-    return attrs.evolve(result, recipe=recipe)
+    return result

@@ -11,15 +11,10 @@ canonical name) on tool events, the command text on the shell events, the subage
 type on subagent events, a fixed name elsewhere (``Stop``, ``UserPromptSubmit``).
 Relative commands run from the project root (project file) or the file's directory.
 
-======  =====================================================  =======
-prec    location                                               trust
-======  =====================================================  =======
-100     enterprise: ``/etc/cursor/hooks.json`` (macOS          -
-        ``/Library/Application Support/Cursor/hooks.json``)
-200     ``{project}/.cursor/hooks.json``                       project
-300     ``~/.cursor/hooks.json``                               -
-400+    plugins' ``hooks/hooks.json`` (``load_cursor(path)``)  -
-======  =====================================================  =======
+Its places are its row's (:data:`~._harness.HARNESSES`): enterprise
+(``/etc/cursor/hooks.json``; macOS ``/Library/Application Support/Cursor/hooks.json``,
+100), project ``.cursor/hooks.json`` (200, needs trust), user ``~/.cursor/hooks.json``
+(300); a plugin's ``hooks/hooks.json`` with ``load(path, harness="cursor")``.
 
 A bad entry is dropped alone; a ``version`` other than 1 or ``hooks`` that is not an
 object refuses the file. Claude Code settings that Cursor can read too are loaded by
@@ -28,13 +23,8 @@ the Claude ecosystem (``discover``), not twice here.
 
 from __future__ import annotations
 
-import os
-import sys
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
-
-import attrs
 
 from .._base._diagnostics import DiagnosticCode, Severity
 from .._dispatch._registry import MatcherGroup
@@ -51,12 +41,9 @@ from ._common import (
     json_has_hooks,
 )
 from ._native_format import bind_native, event_lists, scaled_timeout, text_matcher
-from ._snapshot import LoadedConfig, combine
-from ._trust import TrustPolicy, TrustStore
 
-__all__ = ["cursor_builder", "enterprise_path", "load_cursor", "load_cursor_dir"]
+__all__ = ["cursor_builder", "FILE"]
 
-TrustArg = TrustPolicy | TrustStore | bool | None
 
 _ENTRY_KEYS = frozenset(
     {"command", "type", "matcher", "timeout", "failClosed", "loop_limit", "prompt"}
@@ -64,15 +51,6 @@ _ENTRY_KEYS = frozenset(
 _CURSOR_ONLY = frozenset({"matcher", "failClosed", "loop_limit"})
 """Entry keys the loader reads itself; the rest is the handler, read by the kind table
 (``command``, ``prompt``, and agent_hooks' own kinds such as ``python``)."""
-
-
-def enterprise_path() -> Path:
-    """Cursor's enterprise (MDM) hooks file for this platform."""
-    if sys.platform == "darwin":
-        return Path("/Library/Application Support/Cursor/hooks.json")
-    if os.name == "nt":  # pragma: no cover
-        return Path("C:/ProgramData/Cursor/hooks.json")
-    return Path("/etc/cursor/hooks.json")
 
 
 def _group_matcher(
@@ -221,70 +199,10 @@ def _entry_group(
     )
 
 
-_FILE = HookFile(
+FILE = HookFile(
     format="cursor",
     dialect=CURSOR,
     builder=cursor_builder,
     probe=json_has_hooks,
     own_project_only=True,
 )
-
-
-def load_cursor(
-    path: str | os.PathLike[str],
-    *,
-    scope: str | None = None,
-    project_dir: str | os.PathLike[str] | None = None,
-    precedence: int | None = None,
-    trust: TrustArg = None,
-    kinds: Any = None,
-    data: bytes | None = None,
-    home: str | os.PathLike[str] | None = None,
-) -> LoadedConfig:
-    """One Cursor ``hooks.json``; a file inside a project is that project's and needs
-    its trust."""
-    config, _ = _FILE.load(path, scope, project_dir, precedence, trust, kinds, data, home)
-    return config
-
-
-def load_cursor_dir(
-    project_dir: str | os.PathLike[str] | None = None,
-    *,
-    home: str | os.PathLike[str] | None = None,
-    enterprise: str | os.PathLike[str] | None = None,
-    trust: TrustArg = None,
-    kinds: Any = None,
-) -> LoadedConfig:
-    """Cursor's layers: enterprise, the project's ``.cursor/hooks.json`` (trusted only),
-    the user's ``~/.cursor/hooks.json``."""
-    policy = TrustPolicy.coerce(trust)
-    user = (Path(home) if home is not None else Path.home()) / ".cursor" / "hooks.json"
-    parts = [
-        load_cursor(
-            enterprise if enterprise is not None else enterprise_path(),
-            scope="managed",
-            trust=policy,
-            kinds=kinds,
-        )
-    ]
-    if project_dir is not None:
-        project_file = Path(project_dir) / ".cursor" / "hooks.json"
-        if os.path.realpath(project_file) != os.path.realpath(user):
-            parts.append(
-                load_cursor(
-                    project_file,
-                    scope="project",
-                    project_dir=project_dir,
-                    trust=policy,
-                    kinds=kinds,
-                )
-            )
-    parts.append(load_cursor(user, scope="user", trust=policy, kinds=kinds))
-    result = combine(parts)
-
-    def recipe() -> LoadedConfig:
-        return load_cursor_dir(
-            project_dir, home=home, enterprise=enterprise, trust=policy, kinds=kinds
-        )
-
-    return attrs.evolve(result, recipe=recipe)

@@ -30,16 +30,14 @@ every event of the table. Current event names (``PreToolUse``) are accepted in
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 from .._base._diagnostics import DiagnosticCode, Severity
 from .._base._errors import UnknownEventError
 from .._dispatch._registry import MatcherGroup
 from .._events._names import HookEvent, parse_event
-from .._handlers._kinds import HandlerKinds, build_handler
+from .._handlers._kinds import build_handler
 from .._wire._dialects import DEEPAGENTS
 from ._claude_format import build_hooks_document
 from ._common import (
@@ -51,12 +49,9 @@ from ._common import (
     describe,
     json_has_hooks,
 )
-from ._snapshot import LoadedConfig, combine
-from ._trust import TrustPolicy, TrustStore
 
-__all__ = ["LEGACY_EVENTS", "deepagents_builder", "load_deepagents", "load_deepagents_dir"]
+__all__ = ["LEGACY_EVENTS", "deepagents_builder", "FILE"]
 
-TrustArg = TrustPolicy | TrustStore | bool | None
 
 LEGACY_EVENTS: Mapping[str, HookEvent] = {
     "session.start": HookEvent.SESSION_START,
@@ -174,56 +169,10 @@ def _legacy_events(value: object, where: str, ctx: BuildContext) -> list[HookEve
     return list(dict.fromkeys(events))
 
 
-_FILE = HookFile(
+FILE = HookFile(
     format="deepagents",
     dialect=DEEPAGENTS,
     builder=deepagents_builder,
     probe=json_has_hooks,
     scope_given_keeps_project=True,
 )
-
-
-def load_deepagents(
-    path: str | os.PathLike[str],
-    *,
-    scope: str | None = None,
-    project_dir: str | os.PathLike[str] | None = None,
-    precedence: int | None = None,
-    trust: TrustArg = None,
-    kinds: HandlerKinds | None = None,
-    data: bytes | None = None,
-) -> LoadedConfig:
-    """One Deep Agents Code ``hooks.json`` (current or legacy shape).
-
-    ``scope`` defaults to ``project`` when the file lies inside ``project_dir``, or
-    below a project root found from the file itself (then it needs that project's
-    trust), else ``user``.
-    """
-    config, _ = _FILE.load(path, scope, project_dir, precedence, trust, kinds, data)
-    return config
-
-
-def load_deepagents_dir(
-    project_dir: str | os.PathLike[str] | None = None,
-    *,
-    home: str | os.PathLike[str] | None = None,
-    trust: TrustArg = None,
-    kinds: HandlerKinds | None = None,
-) -> LoadedConfig:
-    """Deep Agents Code's two locations: project (trusted only) then user."""
-    policy = TrustPolicy.coerce(trust)
-    home_dir = Path(home) if home is not None else Path.home()
-    user = home_dir / ".deepagents" / "hooks.json"
-    parts = []
-    if project_dir is not None:
-        project = Path(project_dir) / ".deepagents" / "hooks.json"
-        if os.path.realpath(project) != os.path.realpath(user):
-            parts.append(
-                load_deepagents(
-                    project, scope="project", project_dir=project_dir, trust=policy, kinds=kinds
-                )
-            )
-    parts.append(
-        load_deepagents(user, scope="user", project_dir=project_dir, trust=policy, kinds=kinds)
-    )
-    return combine(parts)

@@ -75,7 +75,7 @@ from ._common import (
     too_large_message,
 )
 from ._snapshot import LoadedConfig, LoadedFile, combine
-from ._trust import TrustPolicy, TrustStore
+from ._trust import TrustArg, TrustPolicy
 
 __all__ = [
     "YAML_MISSING",
@@ -89,7 +89,6 @@ __all__ = [
     "load_yaml",
 ]
 
-TrustArg = TrustPolicy | TrustStore | bool | None
 
 YAML_MISSING = (
     "reading YAML needs PyYAML, which is not installed: pip install 'py-agent-hooks[yaml]'"
@@ -594,10 +593,7 @@ def load_docker_dropins(
     ]
     result = combine(parts)
 
-    def recipe() -> LoadedConfig:
-        return load_docker_dropins(directory, kinds=kinds)
-
-    return attrs.evolve(result, recipe=recipe)
+    return result
 
 
 def docker_cli_hooks(
@@ -646,12 +642,7 @@ def docker_cli_hooks(
         precedence=PRECEDENCE["docker-cli"],
         handlers=sum(len(g.nodes) for g in groups),
     )
-    frozen = dict(hooks)
-    return LoadedConfig(
-        sources=(sg,),
-        files=(file,),
-        recipe=lambda: docker_cli_hooks(frozen, kinds=kinds, label=label),
-    )
+    return LoadedConfig(sources=(sg,), files=(file,))
 
 
 def load_docker(
@@ -684,16 +675,4 @@ def load_docker(
         parts.append(docker_cli_hooks(cli_hooks, kinds=kinds))
     result = combine(parts)
 
-    def recipe() -> LoadedConfig:
-        return load_docker(
-            agent_file,
-            agent=agent,
-            config_dir=config_dir,
-            home=home,
-            cli_hooks=cli_hooks,
-            project_dir=project_dir,
-            trust=policy,
-            kinds=kinds,
-        )
-
-    return attrs.evolve(result, recipe=recipe)
+    return result

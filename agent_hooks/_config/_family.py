@@ -1,31 +1,9 @@
 """The Claude-compatible harnesses: Factory Droid, Qwen Code, Augment/Auggie, Goose,
 OpenHands, Trae and Qoder. Each keeps Claude Code's file shape (``{"hooks": {Event:
 [{matcher, hooks: [...]}]}}``) in its own places, with small differences; each is a
-:class:`Family` row (its locations, timeout unit, extra keys), read by one builder.
+:class:`Family` row (its file-shape differences), read by one builder.
 
-===========  ======================================================  ====  ==========
-harness      location (kind)                                         prec  trust
-===========  ======================================================  ====  ==========
-factory      ``.factory/hooks.json``, legacy ``.factory/hooks/        200   project
-             hooks.json`` (hooks); ``.factory/settings.json``
-             (settings); ``.factory/settings.local.json``             210
-             ``~/.factory/hooks.json``, ``~/.factory/settings.json``  300   -
-             (``$FACTORY_HOME_OVERRIDE`` replaces ``~/.factory``)
-qwen         ``.qwen/settings.json``                                  200   project
-             ``~/.qwen/settings.json``                                300   -
-augment      ``/etc/augment/settings.json``                           100   -
-             ``.augment/settings.local.json``                         210   project
-             ``.augment/settings.json``                               200   project
-             ``~/.augment/settings.json``                             300   -
-goose        ``.agents/plugins/*/hooks/hooks.json``                   400+  project
-             ``~/.agents/plugins/*/hooks/hooks.json``                 400+  -
-openhands    ``.openhands/hooks.json``                                200   project
-             ``~/.openhands/hooks.json`` (unconfirmed: by analogy)    300   -
-trae         ``.trae/hooks.json``                                     200   project
-             ``~/.trae/hooks.json``, ``~/.trae-cn/hooks.json``        300   -
-qoder        ``.qoder/settings.json``, ``.qoder/settings.local.json`` 200   project
-             ``~/.qoder/settings.json``                               300   -
-===========  ======================================================  ====  ==========
+Where each one's files lie is its row's (:data:`~._harness.HARNESSES`).
 
 All layers add up (every harness here merges them). Schema differences:
 
@@ -61,16 +39,6 @@ import attrs
 from .._base._diagnostics import DiagnosticCode, Severity
 from .._events._untyped import AnyEvent
 from .._handlers._kinds import HandlerKinds
-from .._wire._dialects import (
-    AUGMENT,
-    FACTORY,
-    GOOSE,
-    OPENHANDS,
-    QODER,
-    QWEN,
-    TRAE,
-    Dialect,
-)
 from .._wire._native import NativeEvent
 from ._common import (
     BuildContext,
@@ -83,121 +51,21 @@ from ._common import (
     parse_event_key,
     parse_group,
 )
+from ._harness import HARNESSES, Family
 from ._native_format import bind_group, event_lists, native_event_key, scaled_timeout
-from ._snapshot import LoadedConfig, combine
-from ._trust import TrustPolicy, TrustStore
+from ._snapshot import LoadedConfig
+from ._trust import TrustArg
 
-__all__ = ["FAMILIES", "Family", "family_of_path", "load_family", "load_family_dir"]
+__all__ = ["FAMILIES", "Family", "family_of_path", "load_family"]
 
-TrustArg = TrustPolicy | TrustStore | bool | None
 
 Kind = Literal["settings", "hooks"]
 
 
-@attrs.frozen(kw_only=True)
-class Family:
-    """One Claude-compatible harness: where its files are and how they differ."""
-
-    name: str
-    """The format name and the dialect's name."""
-    dialect: Dialect
-    project_files: tuple[tuple[str, Kind, int], ...] = ()
-    """(path relative to the project root, kind, precedence)."""
-    user_files: tuple[tuple[str, Kind], ...] = ()
-    """(path relative to the harness's home directory, kind), precedence 300."""
-    user_dir: str = ""
-    """The harness's directory under the home directory (``.factory``)."""
-    user_dir_env: str | None = None
-    """A variable that replaces that directory (``FACTORY_HOME_OVERRIDE``)."""
-    system_files: tuple[str, ...] = ()
-    """Absolute paths of managed files, precedence 100."""
-    plugin_dirs: tuple[str, ...] = ()
-    """Plugin roots (relative to project and home) whose ``*/hooks/hooks.json`` load."""
-    group_keys: frozenset[str] = frozenset()
-    """Keys a matcher group may carry besides ``matcher`` and ``hooks``."""
-    top_keys: frozenset[str] = frozenset({"hooks", "description", "$schema"})
-    """Top-level keys of a stand-alone hooks file."""
-    sh_only: bool = False
-    """The harness runs only ``.sh`` files (Augment)."""
-    comments: bool = False
-    """The harness reads its files as JSON with ``//`` and ``/* */`` comments (Qwen
-    Code: ``JSON.parse(stripJsonComments(text))``; Augment: "files may be JSONC")."""
-
-
 FAMILIES: Mapping[str, Family] = {
-    f.name: f
-    for f in (
-        Family(
-            name="factory",
-            dialect=FACTORY,
-            project_files=(
-                (".factory/hooks.json", "hooks", 200),
-                (".factory/hooks/hooks.json", "hooks", 200),
-                (".factory/settings.json", "settings", 200),
-                (".factory/settings.local.json", "settings", 210),
-            ),
-            user_dir=".factory",
-            user_dir_env="FACTORY_HOME_OVERRIDE",
-            user_files=(("hooks.json", "hooks"), ("settings.json", "settings")),
-            top_keys=frozenset({"hooks", "description", "$schema", "allowManagedHooksOnly"}),
-        ),
-        Family(
-            name="qwen",
-            dialect=QWEN,
-            project_files=((".qwen/settings.json", "settings", 200),),
-            user_dir=".qwen",
-            user_files=(("settings.json", "settings"),),
-            group_keys=frozenset({"sequential"}),
-            comments=True,
-        ),
-        Family(
-            name="augment",
-            dialect=AUGMENT,
-            system_files=("/etc/augment/settings.json",),
-            project_files=(
-                (".augment/settings.json", "settings", 200),
-                (".augment/settings.local.json", "settings", 210),
-            ),
-            user_dir=".augment",
-            user_files=(("settings.json", "settings"),),
-            group_keys=frozenset({"metadata"}),
-            sh_only=True,
-            comments=True,
-        ),
-        Family(
-            name="goose",
-            dialect=GOOSE,
-            plugin_dirs=(".agents/plugins",),
-        ),
-        Family(
-            name="openhands",
-            dialect=OPENHANDS,
-            project_files=((".openhands/hooks.json", "hooks", 200),),
-            user_dir=".openhands",
-            user_files=(("hooks.json", "hooks"),),
-        ),
-        Family(
-            name="trae",
-            dialect=TRAE,
-            project_files=((".trae/hooks.json", "hooks", 200),),
-            user_dir="",
-            user_files=((".trae/hooks.json", "hooks"), (".trae-cn/hooks.json", "hooks")),
-            group_keys=frozenset({"loop_limit"}),
-            top_keys=frozenset({"hooks", "version", "description", "$schema"}),
-        ),
-        Family(
-            name="qoder",
-            dialect=QODER,
-            project_files=(
-                (".qoder/settings.json", "settings", 200),
-                (".qoder/settings.local.json", "settings", 210),
-            ),
-            user_dir=".qoder",
-            user_files=(("settings.json", "settings"),),
-        ),
-    )
+    h.name: h.family for h in HARNESSES.values() if h.family is not None
 }
-"""Every Claude-compatible harness, by name."""
+"""Every Claude-compatible harness's file-shape differences, by name (from its row)."""
 
 _INFO_GROUP_KEYS = {
     "sequential": "'sequential': agent_hooks runs these hooks in parallel and reduces "
@@ -211,25 +79,23 @@ _ON_FAILURE = {"block": "block", "allow": "warn"}
 
 
 def family_of_path(parts: list[str]) -> str | None:
-    """The family format of a file from its path components, or ``None``."""
+    """The family format of a file from its path components, or ``None``: the family
+    harness one of whose locations (:data:`~._harness.HARNESSES`) ends as the path does
+    (a system file by its last two names, a glob's ``*`` matching any one name)."""
+    from fnmatch import fnmatchcase
+
+    from ._harness import HARNESSES
+
     if len(parts) < 2:
         return None
-    name, parent = parts[-1], parts[-2]
-    for fam in FAMILIES.values():
-        for rel, _kind, _prec in fam.project_files:
-            rp = rel.split("/")
-            if parts[-len(rp) :] == rp:
-                return fam.name
-        for rel, _kind in fam.user_files:
-            rp = [p for p in (fam.user_dir, *rel.split("/")) if p]
-            if parts[-len(rp) :] == rp:
-                return fam.name
-        for sys_file in fam.system_files:
-            if parts[-2:] == sys_file.split("/")[-2:]:
-                return fam.name
-    goose = len(parts) >= 5 and parts[-5] == ".agents" and parts[-4] == "plugins"
-    if goose and name == "hooks.json" and parent == "hooks":
-        return "goose"
+    for name in FAMILIES:
+        for loc in HARNESSES[name].locations:
+            want = loc.path.strip("/").split("/")
+            if loc.root == "system":
+                want = want[-2:]
+            tail = parts[-len(want) :]
+            if len(tail) == len(want) and all(map(fnmatchcase, tail, want)):
+                return name
     return None
 
 
@@ -364,7 +230,7 @@ def load_family(
     kind = _kind_of(fam, label)
     env: dict[str, str] = {}
     parts = Path(label).parts
-    if fam.plugin_dirs and len(parts) >= 3 and parts[-2] == "hooks":
+    if fam.plugin_root and len(parts) >= 3 and parts[-2] == "hooks":
         env["PLUGIN_ROOT"] = str(Path(os.path.abspath(label)).parent.parent)
     file = HookFile(
         format=family, dialect=fam.dialect, builder=family_builder(fam, kind), probe=_probe
@@ -377,81 +243,3 @@ def load_family(
             config, "disableAllHooks is true in this file", DiagnosticCode.HOOKS_DISABLED
         )
     return config
-
-
-def _loader(family: str) -> Any:
-    def load(path: str | os.PathLike[str], **kw: Any) -> LoadedConfig:
-        return load_family(path, family=family, **kw)
-
-    return load
-
-
-load_factory = _loader("factory")
-load_qwen = _loader("qwen")
-load_augment = _loader("augment")
-load_goose = _loader("goose")
-load_openhands = _loader("openhands")
-load_trae = _loader("trae")
-load_qoder = _loader("qoder")
-
-
-def load_family_dir(
-    family: str,
-    project_dir: str | os.PathLike[str] | None = None,
-    *,
-    home: str | os.PathLike[str] | None = None,
-    trust: TrustArg = None,
-    kinds: HandlerKinds | None = None,
-) -> LoadedConfig:
-    """Every location of the harness ``family`` for ``project_dir`` and ``home``.
-
-    Raises:
-        KeyError: ``family`` is not one of :data:`FAMILIES`.
-    """
-    fam = FAMILIES[family]
-    policy = TrustPolicy.coerce(trust)
-    home_p = Path(home) if home is not None else Path.home()
-    override = os.environ.get(fam.user_dir_env) if fam.user_dir_env else None
-    user = Path(override) if override else home_p / fam.user_dir
-    files: list[tuple[Path, str, int | None]] = [
-        (Path(p), "managed", 100) for p in fam.system_files
-    ]
-    seen: set[str] = set()
-    if project_dir is not None:
-        files += [(Path(project_dir) / rel, "project", prec) for rel, _k, prec in fam.project_files]
-    files += [(user / rel, "user", 300) for rel, _k in fam.user_files]
-    plugin_roots: list[tuple[Path, str]] = []
-    for rel in fam.plugin_dirs:
-        if project_dir is not None:
-            plugin_roots.append((Path(project_dir) / rel, "project"))
-        plugin_roots.append((home_p / rel, "plugin"))
-    i = 0
-    for base, scope in plugin_roots:
-        if base.is_dir():
-            for p in sorted(q for q in base.iterdir() if q.is_dir()):
-                files.append((p / "hooks" / "hooks.json", scope, 400 + i))
-                i += 1
-    parts = []
-    for path, scope, prec in files:
-        real = os.path.realpath(path)
-        if real in seen or not path.is_file():
-            continue
-        seen.add(real)
-        parts.append(
-            load_family(
-                path,
-                family=family,
-                scope=scope,
-                project_dir=project_dir if scope == "project" else None,
-                precedence=prec,
-                trust=policy,
-                kinds=kinds,
-                home=home,
-            )
-        )
-    result = combine(parts)
-
-    def recipe() -> LoadedConfig:
-        return load_family_dir(family, project_dir, home=home, trust=policy, kinds=kinds)
-
-    return attrs.evolve(result, recipe=recipe)

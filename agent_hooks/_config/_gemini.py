@@ -58,7 +58,7 @@ from ._common import (
 )
 from ._native_format import bind_group, event_lists, scaled_timeout
 from ._snapshot import LoadedConfig, combine
-from ._trust import TrustPolicy, TrustStore
+from ._trust import TrustArg, TrustPolicy
 
 __all__ = [
     "gemini_builder",
@@ -69,7 +69,6 @@ __all__ = [
     "system_settings_path",
 ]
 
-TrustArg = TrustPolicy | TrustStore | bool | None
 
 _HANDLER_RENAMES = {"description": None}
 """Handler keys Gemini defines that the command kind does not read (dropped quietly)."""
@@ -260,12 +259,7 @@ def load_gemini_dir(
                 )
     result = combine([settings_config, *extensions])
 
-    def recipe() -> LoadedConfig:
-        return load_gemini_dir(
-            project_dir, home=home, system_settings=system_settings, trust=policy, kinds=kinds
-        )
-
-    return attrs.evolve(result, recipe=recipe)
+    return result
 
 
 def _apply_switches(config: LoadedConfig, enabled: Any, disabled: list[str]) -> LoadedConfig:

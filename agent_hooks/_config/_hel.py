@@ -25,11 +25,10 @@ from .._wire._dialects import HEL
 from ._claude_format import hooks_file_builder
 from ._common import MAX_CONFIG_BYTES, check_document, json_has_hooks, load_source, read_bytes
 from ._snapshot import LoadedConfig
-from ._trust import TrustPolicy, TrustStore
+from ._trust import TrustArg, TrustPolicy
 
 __all__ = ["hel_trust_file_grants", "load_hel"]
 
-TrustArg = TrustPolicy | TrustStore | bool | None
 
 _PATH_KEYS = ("project", "path", "project_path", "root", "project_dir")
 _HASH_KEYS = ("sha256", "hash", "sha", "config_sha256", "digest")
@@ -130,3 +129,32 @@ def load_hel(
             config, sources=(attrs.evolve(sg, diagnostics=(*sg.diagnostics, note)),)
         )
     return config
+
+
+def load_hel_file(
+    path: str,
+    *,
+    scope: str | None = None,
+    project_dir: str | None = None,
+    precedence: int | None = None,
+    trust: TrustArg = None,
+    kinds: HandlerKinds | None = None,
+    data: bytes | None = None,
+) -> LoadedConfig:
+    """hel's ``.hel/hooks.json`` by its path: always project content (the project is
+    ``project_dir``, else the directory above ``.hel/``)."""
+    project = project_dir or os.path.dirname(os.path.dirname(os.path.abspath(path)))
+    return load_hel(project, path=path, trust=trust, precedence=precedence, kinds=kinds, data=data)
+
+
+def load_hel_dir(
+    project_dir: str | os.PathLike[str] | None = None,
+    *,
+    home: str | os.PathLike[str] | None = None,
+    trust: TrustArg = None,
+    kinds: HandlerKinds | None = None,
+) -> LoadedConfig:
+    """hel's one location, ``{project_dir}/.hel/hooks.json`` (none without a project)."""
+    if project_dir is None:
+        return LoadedConfig()
+    return load_hel(project_dir, trust=trust, kinds=kinds)

@@ -10,16 +10,11 @@ or ``*``; ``cache_ttl_seconds`` is accepted (agent_hooks runs the hook every tim
 an info diagnostic). An entry with ``only_when_turn_complete: true`` is refused (its
 batched ``hook_events`` payload is not documented), alone.
 
-======  =============================================================  =========
-prec    location                                                       trust
-======  =============================================================  =========
-200     ``{project}/.kiro/agents/*.json``,                              project
-        ``{project}/.amazonq/cli-agents/*.json``
-300     ``~/.kiro/agents/*.json``, ``~/.aws/amazonq/cli-agents/*.json`` -
-======  =============================================================  =========
+Its places (project agents 200, which need trust; the user's 300) are its row's in
+:mod:`._harness`.
 
 Kiro runs the hooks of the agent in use; agent_hooks cannot know which that is, so
-:func:`load_kiro_dir` loads every agent's (name one with ``--config`` to load it alone).
+``discover`` loads every agent's (name one with ``--config`` to load it alone).
 
 Kiro v3 / IDE 1.0 hook files (``.kiro/hooks/*.json``, ``"version": "v1"``, named hooks
 with ``trigger`` and ``action``) and the legacy ``*.kiro.hook`` files are refused with an
@@ -29,25 +24,17 @@ documented well enough to run them as Kiro would. Such a file loads nothing.
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
-import attrs
-
 from .._base._diagnostics import DiagnosticCode, Severity
-from .._handlers._kinds import HandlerKinds
 from .._wire._dialects import KIRO
 from ._common import BuildContext, Built, HookFile, decode_object, parse_group
 from ._native_format import bind_group, flat_hook_entries, scaled_timeout
-from ._snapshot import LoadedConfig, combine
-from ._trust import TrustPolicy, TrustStore
 
-__all__ = ["kiro_builder", "kiro_matcher", "load_kiro", "load_kiro_dir"]
+__all__ = ["kiro_builder", "kiro_matcher", "FILE"]
 
-TrustArg = TrustPolicy | TrustStore | bool | None
 
 _ENTRY_KEYS = frozenset(
     {"command", "matcher", "timeout_ms", "cache_ttl_seconds", "only_when_turn_complete"}
@@ -133,65 +120,4 @@ def kiro_builder(data: bytes, ctx: BuildContext) -> Built:
     return built
 
 
-_FILE = HookFile(format="kiro", dialect=KIRO, builder=kiro_builder)
-
-
-def load_kiro(
-    path: str | os.PathLike[str],
-    *,
-    scope: str | None = None,
-    project_dir: str | os.PathLike[str] | None = None,
-    precedence: int | None = None,
-    trust: TrustArg = None,
-    kinds: HandlerKinds | None = None,
-    data: bytes | None = None,
-    home: str | os.PathLike[str] | None = None,
-) -> LoadedConfig:
-    """One Kiro agent configuration (or a refused v3 hook file, see the module). A file
-    inside a project needs its trust."""
-    config, _ = _FILE.load(path, scope, project_dir, precedence, trust, kinds, data, home)
-    return config
-
-
-def load_kiro_dir(
-    project_dir: str | os.PathLike[str] | None = None,
-    *,
-    home: str | os.PathLike[str] | None = None,
-    trust: TrustArg = None,
-    kinds: HandlerKinds | None = None,
-) -> LoadedConfig:
-    """Every Kiro agent configuration of the project and the user, and the v3 hook files
-    (``.kiro/hooks/``), which are refused with a diagnostic (see the module)."""
-    policy = TrustPolicy.coerce(trust)
-    home_p = Path(home) if home is not None else Path.home()
-    dirs: list[tuple[Path, str, int, str]] = []
-    if project_dir is not None:
-        root = Path(project_dir)
-        dirs += [(root / ".kiro" / "agents", "project", 200, "*.json")]
-        dirs += [(root / ".amazonq" / "cli-agents", "project", 200, "*.json")]
-        dirs += [(root / ".kiro" / "hooks", "project", 200, "*.json")]
-        dirs += [(root / ".kiro" / "hooks", "project", 200, "*.kiro.hook")]
-    dirs += [(home_p / ".kiro" / "agents", "user", 300, "*.json")]
-    dirs += [(home_p / ".aws" / "amazonq" / "cli-agents", "user", 300, "*.json")]
-    dirs += [(home_p / ".kiro" / "hooks", "user", 300, "*.json")]
-    parts = [
-        load_kiro(
-            p,
-            scope=scope,
-            project_dir=project_dir if scope == "project" else None,
-            precedence=prec,
-            trust=policy,
-            kinds=kinds,
-            home=home,
-        )
-        for directory, scope, prec, pattern in dirs
-        if directory.is_dir()
-        for p in sorted(directory.glob(pattern))
-        if p.is_file()
-    ]
-    result = combine(parts)
-
-    def recipe() -> LoadedConfig:
-        return load_kiro_dir(project_dir, home=home, trust=policy, kinds=kinds)
-
-    return attrs.evolve(result, recipe=recipe)
+FILE = HookFile(format="kiro", dialect=KIRO, builder=kiro_builder)

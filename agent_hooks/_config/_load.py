@@ -1,69 +1,29 @@
 """``load(path)``: any supported hook file, its format detected from name and content.
 
-=====================================  ===================
-file                                   format
-=====================================  ===================
-``*.yaml`` / ``*.yml`` in ``hooks.d``  ``docker-dropin``
-YAML with ``agents:``                  ``docker-agent``
-YAML with ``settings:``                ``docker-settings``
-other YAML (event keys)                ``docker-dropin``
-``*.toml``                             ``codex-toml``
-``.deepagents/hooks.json``             ``deepagents``
-``.hel/hooks.json``                    ``hel``
-``.codex/hooks.json``                  ``codex-json``
-a Claude-compatible harness's file     its name (``factory``, ``qwen``,
-(``.factory/``, ``.qwen/``, ...; see   ``augment``, ``goose``, ``openhands``,
-:mod:`._family`)                       ``trae``, ``qoder``)
-``.windsurf/hooks.json``,              ``windsurf``
-``~/.codeium/[windsurf/]hooks.json``,
-``/etc/windsurf/hooks.json``
-``.clinerules/hooks/<Event>``,         ``cline``
-``.cline/hooks/<Event>``,
-``~/Documents/Cline/Hooks/<Event>``
-``.kiro/agents/*.json``,               ``kiro`` (v3 ``.kiro/hooks/*.json``
-``.amazonq/cli-agents/*.json``,        and ``*.kiro.hook``: refused)
-``.kiro/hooks/*``
-``.gemini/*.json``, Gemini event names ``gemini-settings``
-``.cursor/hooks.json``, ``version`` +  ``cursor``
-camelCase events
-``.github/hooks/*.json``,              ``copilot-hooks``
-``~/.copilot/hooks/*.json``, Copilot
-events or entry keys
-``.github/copilot/settings*.json``,    ``copilot-settings``
-``~/.copilot/settings.json``
-``hooks/hooks.json``                   ``claude-plugin``
-``settings*.json``, ``managed-*``      ``claude-settings``
-JSON that is a list, or a list         ``deepagents`` (legacy shape)
-under ``hooks``
-other JSON                             ``claude-hooks`` (or ``claude-settings``
-                                       when it has keys besides ``hooks``)
-=====================================  ===================
+Detection looks at where the file lies first (a harness's own directory: ``.codex/``,
+``.cursor/hooks.json``, ``.github/hooks/``, a Claude-compatible harness's files as its
+row in :mod:`._harness` places them...), then at what it holds (YAML keys, Gemini's
+or Copilot's own event names, Cursor's ``version``); other JSON is Claude Code's shape
+(``claude-hooks``, or ``claude-settings`` when it has keys besides ``hooks``). Which
+function reads a file of each format is its harness row's (:data:`~._harness.HARNESSES`).
 """
 
 from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Mapping
 
 import attrs
 
-from .._base._lazy import submodule
 from .._handlers._kinds import HandlerKinds
-from .._wire._dialects import CLAUDE
 from .._wire._json import loads_jsonc
 from . import _common
-from ._claude_format import hooks_file_builder
-from ._common import MAX_CONFIG_BYTES, file_project, is_inside, json_has_hooks, load_source
+from ._common import MAX_CONFIG_BYTES, file_project
+from ._harness import FORMATS, file_loader, format_harness
 from ._snapshot import LoadedConfig
-from ._trust import TrustPolicy, TrustStore
+from ._trust import TrustArg
 
 __all__ = ["FORMATS", "detect_format", "load"]
-
-TrustArg = TrustPolicy | TrustStore | bool | None
-
-_FAMILY_NAMES = ("factory", "qwen", "augment", "goose", "openhands", "trae", "qoder")
-"""The Claude-compatible harnesses of :mod:`._family`, each its own format."""
 
 
 def grand_of(parts: list[str]) -> str:
@@ -75,41 +35,6 @@ def _family_format(parts: list[str]) -> str | None:
     from ._family import family_of_path
 
     return family_of_path(parts)
-
-
-FORMATS = {
-    "claude": "claude-settings",
-    "claude-settings": "claude-settings",
-    "claude-hooks": "claude-hooks",
-    "claude-plugin": "claude-plugin",
-    "plugin": "claude-plugin",
-    "deepagents": "deepagents",
-    "dcode": "deepagents",
-    "codex": "codex-json",
-    "codex-json": "codex-json",
-    "codex-toml": "codex-toml",
-    "hel": "hel",
-    "docker": "docker-agent",
-    "docker-agent": "docker-agent",
-    "docker-settings": "docker-settings",
-    "docker-dropin": "docker-dropin",
-    "gemini": "gemini-settings",
-    "gemini-cli": "gemini-settings",
-    "gemini-settings": "gemini-settings",
-    "cursor": "cursor",
-    "copilot": "copilot-hooks",
-    "github-copilot": "copilot-hooks",
-    "copilot-hooks": "copilot-hooks",
-    "copilot-settings": "copilot-settings",
-    **{name: name for name in _FAMILY_NAMES},
-    "factory-droid": "factory",
-    "qwen-code": "qwen",
-    "auggie": "augment",
-    "windsurf": "windsurf",
-    "cline": "cline",
-    "kiro": "kiro",
-}
-"""Accepted ``format=`` names -> the format they select."""
 
 
 def _components(path: str | os.PathLike[str]) -> list[str]:
@@ -256,6 +181,7 @@ def _yaml_keys(data: bytes | None) -> set[str] | None:
 def load(
     path: str | os.PathLike[str],
     *,
+    harness: str | None = None,
     format: str | None = None,
     scope: str | None = None,
     project_dir: str | os.PathLike[str] | None = None,
@@ -268,7 +194,9 @@ def load(
     data: bytes | None = None,
     required: bool = False,
 ) -> LoadedConfig:
-    """Load any supported hook file; the format is detected unless ``format`` names it.
+    """Load any supported hook file; the format is detected unless ``harness`` (or its
+    older spelling ``format``) names it: a harness's name or alias (its first format), or
+    a format's own name (:data:`FORMATS`).
 
     The file is read once: its format, its trust (for project-scoped files) and
     its hooks all come from those bytes. A file inside ``project_dir`` is that
@@ -292,8 +220,13 @@ def load(
     ``unreadable`` too, not "no hooks" (write ``{}`` for a file that configures none).
 
     Raises:
-        ValueError: ``format`` is not one of :data:`FORMATS`.
+        ValueError: ``harness`` is not one of :data:`FORMATS`, or both it and ``format``
+            are given.
     """
+    if harness is not None:
+        if format is not None and format != harness:
+            raise ValueError("give harness= or format=, not both")
+        format = harness
     label = os.fspath(path)
     home_s = os.fspath(home) if home is not None else None
     if format is not None and format not in FORMATS:
@@ -318,7 +251,7 @@ def load(
     if file_scope is None and root is None:
         # Not a project file (decided here, with ``home``): the format's own scope for
         # files outside a project, so that its loader does not look again.
-        file_scope = _OUTSIDE_SCOPES.get(fmt)
+        file_scope = format_harness(fmt)[1].outside
         if fmt == "claude-settings" and os.path.basename(label).startswith("managed-settings"):
             file_scope = "managed"
 
@@ -339,139 +272,17 @@ def load(
 
     if absent:
         return LoadedConfig(recipe=recipe)
-    config = _dispatch(
-        fmt, label, data, file_scope, pdir, trust, kinds, precedence, agent, plugin_data
+    extras = {"agent": agent, "plugin_data": plugin_data, "family": fmt, "home": None}
+    config: LoadedConfig = file_loader(fmt)(
+        label,
+        scope=file_scope,
+        project_dir=pdir,
+        precedence=precedence,
+        trust=trust,
+        kinds=kinds,
+        data=data,
+        **{k: extras[k] for k in format_harness(fmt)[1].extras},
     )
     if torn is not None:
         config = _common.refuse_config(config, torn)
     return attrs.evolve(config, recipe=recipe)
-
-
-_SCOPED_LOADERS: Mapping[str, tuple[str, str]] = {
-    "claude-settings": ("_claude", "load_claude_settings"),
-    "deepagents": ("_deepagents", "load_deepagents"),
-    "codex-json": ("_codex", "load_codex"),
-    "codex-toml": ("_codex", "load_codex_toml"),
-    "gemini-settings": ("_gemini", "load_gemini"),
-    "cursor": ("_cursor", "load_cursor"),
-    "copilot-hooks": ("_copilot", "load_copilot"),
-    "copilot-settings": ("_copilot", "load_copilot"),
-    **{name: ("_family", f"load_{name}") for name in _FAMILY_NAMES},
-    "windsurf": ("_windsurf", "load_windsurf"),
-    "cline": ("_cline", "load_cline"),
-    "kiro": ("_kiro", "load_kiro"),
-}
-"""Formats whose loader takes (path, scope, project_dir, trust, precedence, kinds, data):
-its module and name. Each format's module is imported when a file of it is loaded."""
-
-
-_OUTSIDE_SCOPES: Mapping[str, str] = {
-    "claude-settings": "user",
-    "deepagents": "user",
-    "codex-json": "user",
-    "codex-toml": "user",
-    "docker-agent": "explicit",
-    "docker-settings": "user",
-    "docker-dropin": "user",
-    "gemini-settings": "user",
-    "cursor": "user",
-    "copilot-hooks": "user",
-    "copilot-settings": "user",
-    **{name: "user" for name in _FAMILY_NAMES},
-    "windsurf": "user",
-    "cline": "user",
-    "kiro": "user",
-}
-"""The scope of a file of each format that lies in no project."""
-
-
-def _dispatch(
-    fmt: str,
-    label: str,
-    data: bytes | None,
-    scope: str | None,
-    pdir: str | None,
-    trust: TrustArg,
-    kinds: HandlerKinds | None,
-    precedence: int | None,
-    agent: str | None,
-    plugin_data: str | os.PathLike[str] | None,
-) -> LoadedConfig:
-    scoped = _SCOPED_LOADERS.get(fmt)
-    if scoped is not None:  # the loaders that share one signature
-        module, name = scoped
-        loader: Callable[..., LoadedConfig] = getattr(submodule(__package__, module), name)
-        return loader(
-            label,
-            scope=scope,
-            project_dir=pdir,
-            trust=trust,
-            precedence=precedence,
-            kinds=kinds,
-            data=data,
-        )
-    if fmt == "claude-plugin":
-        from pathlib import Path
-
-        from ._plugin import Plugin, load_claude_plugin
-
-        root = str(Path(os.path.abspath(label)).parent.parent)
-        plugin = Plugin(
-            root=root,
-            data=os.fspath(plugin_data) if plugin_data is not None else None,
-            hooks_file=label,
-        )
-        return load_claude_plugin(
-            plugin, project_dir=pdir, precedence=precedence, kinds=kinds, data=data, trust=trust
-        )
-    if fmt == "hel":
-        from pathlib import Path
-
-        from ._hel import load_hel
-
-        project = pdir or str(Path(os.path.abspath(label)).parent.parent)
-        return load_hel(
-            project, path=label, trust=trust, precedence=precedence, kinds=kinds, data=data
-        )
-    if fmt == "docker-agent":
-        from ._docker import load_docker_agent
-
-        return load_docker_agent(
-            label,
-            agent=agent,
-            scope=scope,
-            project_dir=pdir,
-            trust=trust,
-            precedence=precedence,
-            kinds=kinds,
-            data=data,
-        )
-    if fmt in ("docker-settings", "docker-dropin"):
-        from ._docker import load_docker_dropin, load_docker_settings
-
-        user_file = load_docker_settings if fmt == "docker-settings" else load_docker_dropin
-        return user_file(
-            label,
-            scope=scope,
-            project_dir=pdir,
-            trust=trust,
-            precedence=precedence,
-            kinds=kinds,
-            data=data,
-        )
-    # claude-hooks: a stand-alone Claude-shaped hooks file
-    sc = scope or ("project" if pdir is not None and is_inside(label, pdir) else "explicit")
-    config, _ = load_source(
-        label,
-        format="claude-hooks",
-        scope=sc,
-        dialect=CLAUDE,
-        builder=hooks_file_builder,
-        precedence=precedence,
-        project_dir=pdir,
-        trust=trust,
-        kinds=kinds,
-        data=data,
-        probe=json_has_hooks,
-    )
-    return config

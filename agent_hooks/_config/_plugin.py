@@ -16,11 +16,9 @@ from .._wire._dialects import CLAUDE, Dialect
 from ._claude_format import hooks_file_builder
 from ._common import PRECEDENCE, is_inside, load_source
 from ._snapshot import LoadedConfig
-from ._trust import TrustPolicy, TrustStore
+from ._trust import TrustArg
 
 __all__ = ["Plugin", "load_claude_plugin"]
-
-TrustArg = TrustPolicy | TrustStore | bool | None
 
 
 @attrs.frozen(kw_only=True)
@@ -103,3 +101,26 @@ def load_claude_plugin(
     )
 
     return config
+
+
+def load_plugin_file(
+    path: str,
+    *,
+    scope: str | None = None,
+    project_dir: str | None = None,
+    precedence: int | None = None,
+    trust: TrustArg = None,
+    kinds: HandlerKinds | None = None,
+    data: bytes | None = None,
+    plugin_data: str | os.PathLike[str] | None = None,
+) -> LoadedConfig:
+    """A plugin's ``hooks/hooks.json`` by its path (the plugin is the directory above
+    ``hooks/``); ``scope`` is decided by where it lies (:func:`load_claude_plugin`)."""
+    plugin = Plugin(
+        root=os.path.dirname(os.path.dirname(os.path.abspath(path))),
+        data=os.fspath(plugin_data) if plugin_data is not None else None,
+        hooks_file=path,
+    )
+    return load_claude_plugin(
+        plugin, project_dir=project_dir, precedence=precedence, kinds=kinds, data=data, trust=trust
+    )

@@ -47,9 +47,9 @@ class LoadedFile:
 
     path: str
     format: str
-    """``claude-settings``, ``claude-plugin``, ``deepagents``, ``deepagents-legacy``,
-    ``codex-json``, ``codex-toml``, ``hel``, ``docker-agent``, ``docker-settings``,
-    ``docker-dropin`` or ``docker-cli``."""
+    """The file's format: one of a harness row's formats (``claude-settings``,
+    ``codex-toml``, ``cursor``...; :data:`~._harness.HARNESSES`), ``deepagents-legacy``
+    for Deep Agents' legacy shape, or ``docker-cli`` for Docker Agent's flags."""
     scope: str
     """``managed``, ``project``, ``local``, ``user``, ``plugin``, ``explicit``, ``cli``."""
     sha256: str | None = None

@@ -78,15 +78,24 @@ def _default_location() -> str:
         RuntimeError: as ``Path.home()`` does, when the home directory is needed and
             cannot be determined.
     """
+    return os.path.join(state_home(), "agent_hooks", "trust.json")
+
+
+def state_home() -> str:
+    """``$XDG_STATE_HOME`` when it is absolute, else ``~/.local/state``: where the trust
+    store and install's notes live.
+
+    Raises:
+        RuntimeError: as ``Path.home()`` does, when the home directory is needed and
+            cannot be determined.
+    """
     state = os.environ.get("XDG_STATE_HOME", "")
     if state and os.path.isabs(state):
-        base = state
-    else:
-        home = os.path.expanduser("~")
-        if home[:1] == "~":
-            raise RuntimeError("Could not determine home directory.")
-        base = os.path.join(home, ".local", "state")
-    return os.path.join(base, "agent_hooks", "trust.json")
+        return state
+    home = os.path.expanduser("~")
+    if home[:1] == "~":
+        raise RuntimeError("Could not determine home directory.")
+    return os.path.join(home, ".local", "state")
 
 
 def _now(local: bool = False) -> datetime.datetime:
@@ -464,3 +473,8 @@ class TrustPolicy:
         self._session.pop(_project_key(project_dir), None)
         if self.store is not None:
             self.store.revoke(project_dir, persist=persist)
+
+
+TrustArg = TrustPolicy | TrustStore | bool | None
+"""What ``trust=`` accepts everywhere: a policy, a store, ``True`` (trust every
+project file), ``False`` (none) or ``None`` (the default store)."""

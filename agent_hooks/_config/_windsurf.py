@@ -2,18 +2,9 @@
 show_output, working_directory}]}}``, with snake_case events (``pre_run_command`` ...;
 see :mod:`agent_hooks._wire._windsurf`), no matcher, no timeout and no JSON answer.
 
-Layers, all merged and run in this order (Windsurf's: system, user, workspace; its cloud
-dashboard hooks are not files and are not read):
-
-======  ============================================================  =========
-prec    location                                                      trust
-======  ============================================================  =========
-100     system: ``/etc/windsurf/hooks.json`` (macOS ``/Library/       -
-        Application Support/Windsurf/hooks.json``)
-150     ``~/.codeium/windsurf/hooks.json`` (the IDE),                 -
-        ``~/.codeium/hooks.json`` (the JetBrains plugin)
-200     ``{workspace}/.windsurf/hooks.json``                          project
-======  ============================================================  =========
+Its layers, all merged and run in Windsurf's order (system 100, user 150, workspace
+200, which needs trust), are its row's in :mod:`._harness`; its cloud dashboard hooks
+are not files and are not read.
 
 An entry is a command hook of its event: ``command`` runs in a shell,
 ``working_directory`` (relative to the workspace root) is its directory, and
@@ -25,15 +16,9 @@ hooks; agent_hooks keeps its own (a workspace file loads only when trusted).
 
 from __future__ import annotations
 
-import os
-import sys
 from collections.abc import Mapping
-from pathlib import Path
-
-import attrs
 
 from .._base._diagnostics import DiagnosticCode, Severity
-from .._handlers._kinds import HandlerKinds
 from .._wire._dialects import WINDSURF
 from ._common import (
     BuildContext,
@@ -45,12 +30,9 @@ from ._common import (
     parse_group,
 )
 from ._native_format import bind_group, flat_hook_entries
-from ._snapshot import LoadedConfig, combine
-from ._trust import TrustPolicy, TrustStore
 
-__all__ = ["load_windsurf", "load_windsurf_dir", "system_path", "windsurf_builder"]
+__all__ = ["FILE", "windsurf_builder"]
 
-TrustArg = TrustPolicy | TrustStore | bool | None
 
 _ENTRY_KEYS = frozenset({"command", "show_output", "working_directory"})
 
@@ -107,71 +89,6 @@ def windsurf_builder(data: bytes, ctx: BuildContext) -> Built:
     return built
 
 
-_FILE = HookFile(
+FILE = HookFile(
     format="windsurf", dialect=WINDSURF, builder=windsurf_builder, probe=json_has_hooks
 )
-
-
-def load_windsurf(
-    path: str | os.PathLike[str],
-    *,
-    scope: str | None = None,
-    project_dir: str | os.PathLike[str] | None = None,
-    precedence: int | None = None,
-    trust: TrustArg = None,
-    kinds: HandlerKinds | None = None,
-    data: bytes | None = None,
-    home: str | os.PathLike[str] | None = None,
-) -> LoadedConfig:
-    """One Windsurf ``hooks.json``; a file inside a project (``.windsurf/hooks.json``)
-    is that workspace's and needs its trust."""
-    config, _ = _FILE.load(path, scope, project_dir, precedence, trust, kinds, data, home)
-    return config
-
-
-def system_path() -> Path:
-    """Windsurf's system-level hooks file for this platform."""
-    if sys.platform == "darwin":
-        return Path("/Library/Application Support/Windsurf/hooks.json")
-    if os.name == "nt":  # pragma: no cover
-        return Path("C:/ProgramData/Windsurf/hooks.json")
-    return Path("/etc/windsurf/hooks.json")
-
-
-def load_windsurf_dir(
-    project_dir: str | os.PathLike[str] | None = None,
-    *,
-    home: str | os.PathLike[str] | None = None,
-    system: str | os.PathLike[str] | None = None,
-    trust: TrustArg = None,
-    kinds: HandlerKinds | None = None,
-) -> LoadedConfig:
-    """Every Windsurf layer (see the module docstring), in Windsurf's order."""
-    policy = TrustPolicy.coerce(trust)
-    home_p = Path(home) if home is not None else Path.home()
-    files: list[tuple[Path, str, int]] = [
-        (Path(system) if system is not None else system_path(), "managed", 100),
-        (home_p / ".codeium" / "windsurf" / "hooks.json", "user", 150),
-        (home_p / ".codeium" / "hooks.json", "user", 150),
-    ]
-    if project_dir is not None:
-        files.append((Path(project_dir) / ".windsurf" / "hooks.json", "project", 200))
-    parts = [
-        load_windsurf(
-            path,
-            scope=scope,
-            project_dir=project_dir if scope == "project" else None,
-            precedence=prec,
-            trust=policy,
-            kinds=kinds,
-            home=home,
-        )
-        for path, scope, prec in files
-        if path.is_file()
-    ]
-    result = combine(parts)
-
-    def recipe() -> LoadedConfig:
-        return load_windsurf_dir(project_dir, home=home, system=system, trust=policy, kinds=kinds)
-
-    return attrs.evolve(result, recipe=recipe)

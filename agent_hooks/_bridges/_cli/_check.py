@@ -86,7 +86,8 @@ def register(subparsers: Any) -> None:
         "trust",
         help="trust the project's hook files as they are now",
         description="Grant persistent trust to the current content of the project's hook files "
-        "(.claude/settings*.json, .deepagents/hooks.json, .codex/*, .hel/hooks.json and --config "
+        "(every project file of every harness that discover() reads, such as "
+        ".claude/settings*.json, .cursor/hooks.json or .github/hooks/*.json, and --config "
         "files). A --config file is trusted for the project it lies in: the project directory, "
         "else the nearest directory above the file with .git, .claude/, .codex/, .deepagents/ "
         "or .hel/. Editing a file revokes its trust. When a file cannot be read or parsed, "

@@ -71,6 +71,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from ..._config._harness import HARNESSES as ROWS
 from ._install import (
     HARNESSES,
     Harness,
@@ -83,27 +84,13 @@ from ._install import (
 __all__ = ["EXECUTABLES", "TESTED_VERSIONS", "register"]
 
 TESTED_VERSIONS: Mapping[str, str] = {
-    "claude": "2.1.332",
-    "codex": "0.171.0",
-    "gemini": "0.61.0",
-    "copilot": "1.0.102",
+    h.name: h.tested_version for h in ROWS.values() if h.tested_version is not None
 }
 """The release of each harness agent_hooks is checked against (docs/events.md,
 "Supported harness versions"); a harness not listed is checked against its docs only."""
 
 EXECUTABLES: Mapping[str, tuple[str, ...]] = {
-    "claude": ("claude",),
-    "codex": ("codex",),
-    "gemini": ("gemini",),
-    "cursor": ("cursor-agent", "cursor"),
-    "copilot": ("copilot",),
-    "factory": ("droid",),
-    "qwen": ("qwen",),
-    "openhands": ("openhands",),
-    "trae": ("trae", "trae-cli"),
-    "qoder": ("qodercli", "qoder"),
-    "windsurf": ("windsurf",),
-    "cline": ("cline",),
+    h.name: h.executables for h in ROWS.values() if h.executables
 }
 """The names a harness's executable goes by on PATH, first match wins."""
 
@@ -145,11 +132,12 @@ def register(subparsers: Any) -> None:
 
 def _doctor(args: argparse.Namespace) -> int:
     from ..._base._version import VERSION
-    from ._install import _ALIASES
+    from ..._config._harness import harness_named
 
     names = list(HARNESSES)
     if args.harness:
-        name = _ALIASES.get(args.harness, args.harness)
+        row = harness_named(args.harness)
+        name = row.name if row is not None else args.harness
         if name not in HARNESSES:
             print(
                 f"agent-hooks doctor: unknown harness {args.harness!r}; known: "

@@ -44,25 +44,10 @@ entry per event the graph handles and the harness has:
 ``uninstall`` removes exactly the entries install writes for the harness, and
 nothing else. ``--dry-run`` prints the file as it would be written.
 
-=================  ============================================  ===========================
-harness            project file                                  user file
-=================  ============================================  ===========================
-``claude``         ``.claude/settings.json``                     ``~/.claude/settings.json``
-``codex``          ``.codex/hooks.json``                         ``$CODEX_HOME/hooks.json``
-``gemini``         ``.gemini/settings.json``                     ``~/.gemini/settings.json``
-``cursor``         ``.cursor/hooks.json``                        ``~/.cursor/hooks.json``
-``copilot``        ``.github/hooks/agent-hooks.json``            ``$COPILOT_HOME/hooks/agent-hooks.json``
-``factory``        ``.factory/settings.json``                    ``~/.factory/settings.json``
-``qwen``           ``.qwen/settings.json``                       ``~/.qwen/settings.json``
-``openhands``      ``.openhands/hooks.json``                     ``~/.openhands/hooks.json``
-``trae``           ``.trae/hooks.json``                          ``~/.trae/hooks.json``
-``qoder``          ``.qoder/settings.json``                      ``~/.qoder/settings.json``
-``windsurf``       ``.windsurf/hooks.json``                      ``~/.codeium/windsurf/hooks.json``
-``cline``          ``.clinerules/hooks/<Event>`` (a script)      ``~/Documents/Cline/Hooks/<Event>``
-=================  ============================================  ===========================
+Each harness's project and user file, entry shape and switches are its ``install`` in
+its row (:data:`agent_hooks._config._harness.HARNESSES`); docs/installing.md lists them.
 
-Augment is not installable (it runs only ``.sh`` files, and the entry is a command line);
-nor is Goose (its hooks live only in plugins, which need a manifest of their own).
+A harness whose row has no ``install`` (Augment, Goose, Kiro...) says why instead.
 
 Windsurf's entries have no timeout (it documents none). The entry's timeout is the longest timeout of the event's handlers plus 5 seconds, in
 the harness's unit. A harness file that is one of the ``--config`` files is refused (the
@@ -79,12 +64,15 @@ import os
 import shlex
 import shutil
 import sys
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 import attrs
 
+from ..._config._harness import FAILS_OPEN, harness_named
+from ..._config._harness import INSTALLS as HARNESSES
+from ..._config._harness import Install as Harness
 from ._jsonedit import (
     Edit,
     JsonShapeError,
@@ -120,352 +108,8 @@ __all__ = [
     "uninstall_text",
 ]
 
-_CLAUDE_EVENTS = (
-    "PreToolUse",
-    "PostToolUse",
-    "PostToolUseFailure",
-    "PostToolBatch",
-    "PermissionRequest",
-    "PermissionDenied",
-    "UserPromptSubmit",
-    "UserPromptExpansion",
-    "Stop",
-    "StopFailure",
-    "SubagentStart",
-    "SubagentStop",
-    "SessionStart",
-    "SessionEnd",
-    "Setup",
-    "Notification",
-    "PreCompact",
-    "PostCompact",
-    "ConfigChange",
-    "DirectoryAdded",
-    "FileChanged",
-    "CwdChanged",
-    "InstructionsLoaded",
-    "Elicitation",
-    "ElicitationResult",
-    "TeammateIdle",
-    "TaskCreated",
-    "TaskCompleted",
-    "WorktreeCreate",
-    "WorktreeRemove",
-    "MessageDisplay",
-    "PreModelSwitch",
-    "PostModelSwitch",
-    "PreSkillShellCommand",
-)
-_CODEX_EVENTS = (
-    "PreToolUse",
-    "PermissionRequest",
-    "PostToolUse",
-    "SessionStart",
-    "UserPromptSubmit",
-    "Stop",
-    "SessionEnd",
-    "PreCompact",
-    "PostCompact",
-    "SubagentStart",
-    "SubagentStop",
-    "Interrupt",
-)
-
-_OPENHANDS_EVENTS = (
-    "PreToolUse",
-    "PostToolUse",
-    "UserPromptSubmit",
-    "Stop",
-    "SessionStart",
-    "SessionEnd",
-)
-_TRAE_EVENTS = (
-    "SessionStart",
-    "UserPromptSubmit",
-    "PreToolUse",
-    "PostToolUse",
-    "Stop",
-    "Notification",
-)
-_QODER_EVENTS = (
-    "SessionStart",
-    "SessionEnd",
-    "UserPromptSubmit",
-    "PreToolUse",
-    "PostToolUse",
-    "PostToolUseFailure",
-    "PermissionRequest",
-    "PermissionDenied",
-    "Stop",
-    "StopFailure",
-    "SubagentStart",
-    "SubagentStop",
-    "PreCompact",
-)
-
-
-_FAILS_OPEN = "a missing or crashing agent-hooks lets the action go ahead (fail open)"
-
 _GUARD_EVENTS = frozenset({"PreToolUse", "PermissionRequest", "UserPromptSubmit"})
 """Canonical events whose answer can stop an action: where a broken command must block."""
-
-
-def _grouped(
-    command: str, timeout: float, unit: float, extra: Mapping[str, Any]
-) -> dict[str, Any]:
-    """Claude Code's shape (also Codex and Gemini CLI): a group without a matcher."""
-    item = {"type": "command", "command": command, "timeout": _in(timeout, unit), **extra}
-    return {"hooks": [item]}
-
-
-def _in(seconds: float, unit: float) -> int:
-    return max(1, round(seconds / unit))
-
-
-def _cursor_entry(
-    command: str, timeout: float, unit: float, extra: Mapping[str, Any]
-) -> dict[str, Any]:
-    return {"command": command, "timeout": _in(timeout, unit), **extra}
-
-
-def _copilot_entry(
-    command: str, timeout: float, unit: float, extra: Mapping[str, Any]
-) -> dict[str, Any]:
-    return {"type": "command", "bash": command, "timeoutSec": _in(timeout, unit), **extra}
-
-
-def _grouped_command(entry: Any) -> list[str]:
-    hooks = entry.get("hooks") if isinstance(entry, Mapping) else None
-    if not isinstance(hooks, list):
-        return []
-    return [
-        h["command"] for h in hooks if isinstance(h, Mapping) and isinstance(h.get("command"), str)
-    ]
-
-
-def _flat_command(key: str) -> Callable[[Any], list[str]]:
-    def read(entry: Any) -> list[str]:
-        value = entry.get(key) if isinstance(entry, Mapping) else None
-        return [value] if isinstance(value, str) else []
-
-    return read
-
-
-def _bare_entry(
-    command: str, _timeout: float, _unit: float, extra: Mapping[str, Any]
-) -> dict[str, Any]:
-    """An entry of the command alone (Windsurf documents no timeout; Cline's is a script)."""
-    return {"command": command, **extra}
-
-
-def _at_home(relative: str) -> Callable[[Path], Path]:
-    return lambda home: home / relative
-
-
-@attrs.frozen(kw_only=True)
-class Harness:
-    """Where a harness keeps its hooks and how an entry that calls agent-hooks is written.
-    The defaults are Claude Code's shape; a row states only what differs."""
-
-    name: str
-    """The dialect name (``--dialect``)."""
-    project_file: str
-    """Relative to the project root."""
-    user_file: Callable[[Path], Path] = attrs.field()
-    """From the home directory (environment overrides such as ``$CODEX_HOME`` applied);
-    default: ``project_file`` under the home directory."""
-    events: Callable[[str], list[str]]
-    """Canonical event -> the harness's events that deliver it (empty: it has none)."""
-    entry: Callable[[str, float, float, Mapping[str, Any]], dict[str, Any]] = _grouped
-    """(command, timeout in seconds, seconds per unit, keys of the command's item) ->
-    the entry."""
-    commands: Callable[[Any], list[str]] = _grouped_command
-    """An entry -> the commands it runs (to recognise ours)."""
-    head: Mapping[str, Any] = attrs.field(factory=dict)
-    """Keys a new file starts with (``version: 1``)."""
-    names_event: bool = False
-    """The payload does not name its event: the command passes ``--event``."""
-    fail_closed: Mapping[str, Any] = attrs.field(factory=dict)
-    """The keys of the harness's own switch that makes it block when the command cannot
-    run, crashes or times out (Claude Code ``onFailure: block``, Cursor ``failClosed``),
-    written on the entries of guard events. Empty: the harness has none."""
-    fails_open: str = _FAILS_OPEN
-    """What a broken command does where ``fail_closed`` is empty (or a caveat where it is
-    not), as install and doctor say it."""
-    comments: bool = False
-    """The harness reads ``//`` and ``/* */`` comments in its file (they are kept)."""
-    project_dir_var: str | None = None
-    """The environment variable that names the project root in the hook's environment:
-    a project file's ``--config`` paths are written relative to it (else relative to the
-    directory the harness runs project hooks from, the project root)."""
-    also_runs: tuple[str, ...] = ()
-    """Other harnesses whose hook files this one runs itself (Copilot CLI runs the
-    project's ``.claude/settings.json``): entries in both would run the guard twice."""
-    other_files: tuple[tuple[str, str], ...] = ()
-    """Other hook files the harness reads, as ``(scope, path)``, which install does not
-    write but doctor checks: a relative path is under the project root (Claude Code's
-    ``local`` settings), an absolute one a system file (``managed`` settings)."""
-    per_event_files: bool = False
-    """The harness's hooks are executable files named by their event in a directory (Cline):
-    ``project_file`` and ``user_file`` are that directory, and install writes one small
-    shell script per event (an existing file it did not write is left alone)."""
-
-    @user_file.default
-    def _project_file_at_home(self) -> Callable[[Path], Path]:
-        return _at_home(self.project_file)
-
-
-def _native_events(dialect_name: str) -> Callable[[str], list[str]]:
-    def events(event: str) -> list[str]:
-        from ..._wire._dialects import get_dialect
-
-        native = get_dialect(dialect_name).native
-        assert native is not None
-        found = native.for_event(event)
-        return [found.name] if found is not None else []
-
-    return events
-
-
-def _every_native_event(dialect_name: str) -> Callable[[str], list[str]]:
-    """Every native event of a canonical one (Windsurf: ``pre_run_command``,
-    ``pre_read_code`` ... are all PreToolUse)."""
-
-    def events(event: str) -> list[str]:
-        from ..._wire._dialects import get_dialect
-
-        native = get_dialect(dialect_name).native
-        assert native is not None
-        return [e.name for e in native.events if e.event == event]
-
-    return events
-
-
-def _listed(names: tuple[str, ...]) -> Callable[[str], list[str]]:
-    return lambda event: [event] if event in names else []
-
-
-def _env_home(var: str, default: str, leaf: str) -> Callable[[Path], Path]:
-    def path(home: Path) -> Path:
-        env = os.environ.get(var)
-        return (Path(env) if env else home / default) / leaf
-
-    return path
-
-
-HARNESSES: Mapping[str, Harness] = {
-    h.name: h
-    for h in (
-        Harness(
-            name="claude",
-            project_file=".claude/settings.json",
-            events=_listed(_CLAUDE_EVENTS),
-            fail_closed={"onFailure": "block"},
-            fails_open="onFailure: block needs Claude Code 2.1.295 or later; an older version "
-            "ignores it and lets the action go ahead when agent-hooks is missing or crashes",
-            project_dir_var="CLAUDE_PROJECT_DIR",
-            other_files=(
-                ("local", ".claude/settings.local.json"),
-                ("managed", "/etc/claude-code/managed-settings.json"),
-            ),
-        ),
-        Harness(
-            name="codex",
-            project_file=".codex/hooks.json",
-            user_file=_env_home("CODEX_HOME", ".codex", "hooks.json"),
-            events=_listed(_CODEX_EVENTS),
-        ),
-        Harness(
-            name="gemini",
-            project_file=".gemini/settings.json",
-            events=_native_events("gemini"),
-            comments=True,
-            project_dir_var="GEMINI_PROJECT_DIR",
-        ),
-        Harness(
-            name="cursor",
-            project_file=".cursor/hooks.json",
-            events=_native_events("cursor"),
-            entry=_cursor_entry,
-            commands=_flat_command("command"),
-            head={"version": 1},
-            fail_closed={"failClosed": True},
-            fails_open="",
-            comments=True,
-            project_dir_var="CURSOR_PROJECT_DIR",
-            also_runs=("claude",),
-        ),
-        Harness(
-            name="copilot",
-            project_file=".github/hooks/agent-hooks.json",
-            user_file=_env_home("COPILOT_HOME", ".copilot", "hooks/agent-hooks.json"),
-            events=_native_events("copilot"),
-            entry=_copilot_entry,
-            commands=_flat_command("bash"),
-            head={"version": 1},
-            names_event=True,
-            fails_open="its preToolUse blocks on its own when agent-hooks is missing or "
-            "crashes, but on a timeout, and on every other event, the action goes ahead "
-            "(fail open)",
-            also_runs=("claude",),
-        ),
-        Harness(
-            name="factory",
-            project_file=".factory/settings.json",
-            user_file=_env_home("FACTORY_HOME_OVERRIDE", ".factory", "settings.json"),
-            events=_native_events("factory"),
-            project_dir_var="FACTORY_PROJECT_DIR",
-        ),
-        Harness(
-            name="qwen",
-            project_file=".qwen/settings.json",
-            events=_native_events("qwen"),
-            comments=True,
-            project_dir_var="QWEN_PROJECT_DIR",
-        ),
-        Harness(
-            name="openhands",
-            project_file=".openhands/hooks.json",
-            events=_listed(_OPENHANDS_EVENTS),
-        ),
-        Harness(
-            name="trae",
-            project_file=".trae/hooks.json",
-            events=_listed(_TRAE_EVENTS),
-            head={"version": 1},
-            also_runs=("claude",),
-        ),
-        Harness(
-            name="cline",
-            project_file=".clinerules/hooks",
-            user_file=_at_home("Documents/Cline/Hooks"),
-            events=_native_events("cline"),
-            entry=_bare_entry,
-            commands=_flat_command("command"),
-            per_event_files=True,
-        ),
-        Harness(
-            name="windsurf",
-            project_file=".windsurf/hooks.json",
-            user_file=_at_home(".codeium/windsurf/hooks.json"),
-            events=_every_native_event("windsurf"),
-            entry=_bare_entry,
-            commands=_flat_command("command"),
-        ),
-        Harness(name="qoder", project_file=".qoder/settings.json", events=_listed(_QODER_EVENTS)),
-    )
-}
-"""Every harness ``install`` knows, by name."""
-
-_ALIASES = {
-    "claude-code": "claude",
-    "gemini-cli": "gemini",
-    "github-copilot": "copilot",
-    "factory-droid": "factory",
-    "droid": "factory",
-    "qwen-code": "qwen",
-}
-
 
 
 def register(subparsers: Any) -> None:
@@ -479,8 +123,7 @@ def register(subparsers: Any) -> None:
             "--harness",
             required=True,
             metavar="NAME",
-            help="claude, codex, gemini, cursor, copilot, factory, qwen, openhands, trae, qoder, "
-            "windsurf or cline",
+            help=", ".join(HARNESSES),
         )
         p.add_argument(
             "--scope",
@@ -526,25 +169,12 @@ def register(subparsers: Any) -> None:
         p.set_defaults(func=_install if name == "install" else _uninstall)
 
 
-_NOT_INSTALLABLE = {
-    "augment": "Augment runs only .sh files named in its settings; write a .sh script that "
-    "runs `agent-hooks run --dialect augment --config ...` and name it in "
-    ".augment/settings.json",
-    "goose": "Goose reads hooks only from plugins, whose manifest agent-hooks does not write; "
-    "put a hooks/hooks.json whose commands run `agent-hooks run --dialect goose --config ...` "
-    "in a plugin of yours",
-    "kiro": "Kiro CLI keeps hooks in the configuration of each agent; add entries running "
-    "`agent-hooks run --dialect kiro --config ...` to the agent's hooks",
-}
-"""Harnesses agent-hooks loads but does not install into, and what to do instead."""
-
-
 def _harness(name: str) -> Harness:
     """Raises: ValueError for a name no harness has, or one install cannot write for."""
-    why = _NOT_INSTALLABLE.get(name)
-    if why is not None:
-        raise ValueError(f"install does not write {name}'s hooks: {why}")
-    found = HARNESSES.get(_ALIASES.get(name, name))
+    row = harness_named(name)
+    if row is not None and row.not_installable is not None:
+        raise ValueError(f"install does not write {name}'s hooks: {row.not_installable}")
+    found = HARNESSES.get(row.name) if row is not None else None
     if found is None:
         raise ValueError(f"unknown harness {name!r}; known: {', '.join(HARNESSES)}")
     return found
@@ -553,7 +183,7 @@ def _harness(name: str) -> Harness:
 def target_file(harness: Harness, scope: str, project_dir: str | None, home: str | None) -> Path:
     """The harness's hook file (a directory for Cline) for ``scope`` (project or user)."""
     if scope == "user":
-        return harness.user_file(Path(home) if home else Path.home())
+        return harness.user_path(Path(home) if home else Path.home())
     return Path(os.path.abspath(project_dir or ".")) / harness.project_file
 
 
@@ -1056,7 +686,7 @@ def _install(args: argparse.Namespace) -> int:
         if not harness.fail_closed:
             _say(f"{harness.name} has no fail-closed switch: {harness.fails_open}")
         elif args.fail_open:
-            _say(f"{harness.name}, --fail-open: {_FAILS_OPEN}")
+            _say(f"{harness.name}, --fail-open: {FAILS_OPEN}")
         elif harness.fails_open:
             _say(f"{harness.name}: {harness.fails_open}")
     if skipped:

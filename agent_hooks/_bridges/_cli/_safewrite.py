@@ -127,15 +127,14 @@ def state_directory() -> Path:
     """Where install keeps its lock files and notes:
     ``$XDG_STATE_HOME/agent_hooks/install`` (an absolute ``XDG_STATE_HOME``), else
     ``~/.local/state/agent_hooks/install``. Not created here."""
-    state = os.environ.get("XDG_STATE_HOME", "")
-    if state and os.path.isabs(state):
-        return Path(state, "agent_hooks", "install")
-    home = os.path.expanduser("~")
-    if home[:1] == "~":
+    from ..._config._trust import state_home
+
+    try:
+        return Path(state_home(), "agent_hooks", "install")
+    except RuntimeError:
         raise UnsafeTarget(
             "cannot tell where install keeps its notes: set HOME or XDG_STATE_HOME"
-        )
-    return Path(home, ".local", "state", "agent_hooks", "install")
+        ) from None
 
 
 def _open_state_directory() -> tuple[int, Path]:

@@ -1,0 +1,890 @@
+"""One row per harness: everything agent_hooks knows about a harness's hook files.
+
+A :class:`Harness` row says what the harness is called, which file formats it has and
+which function reads a file of each (:class:`FileFormat`), where its files lie and in
+which order they merge (:class:`Location`), which environment variables move them, its
+wire dialect, and how ``agent-hooks install`` writes an entry that calls agent-hooks
+(:class:`Install`). ``load()``, ``discover()``, ``check``, ``install``, ``doctor``, the
+resident server's configuration key and the harness table of docs/harnesses.md are all
+read from :data:`HARNESSES`. Code remains only where a harness truly behaves differently
+(Gemini's ``hooksConfig``, Copilot's policy files, Claude Code's ``disableAllHooks``
+rules, Docker Agent's four places): the row names that function (``walker``).
+
+Loader and walker functions are named ``"module:function"`` and imported when first
+used: ``agent-hooks run`` with one file imports only that file's loader.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from .._base._lazy import submodule
+
+__all__ = [
+    "FAILS_OPEN",
+    "Family",
+    "FORMATS",
+    "HARNESSES",
+    "INSTALLS",
+    "FileFormat",
+    "Harness",
+    "Install",
+    "Location",
+    "file_loader",
+    "format_harness",
+    "harness_named",
+    "loading_env",
+    "resolve",
+]
+
+
+@attrs.frozen
+class FileFormat:
+    """One file format of a harness: its name (the snapshot's ``format``), the function
+    that loads one file of it, and the scope of such a file that lies in no project."""
+
+    name: str
+    loader: str
+    """``"module:name"`` of a :class:`~._common.HookFile` (a format as data), or of a
+    function called as ``function(path, scope=, project_dir=, precedence=, trust=,
+    kinds=, data=)`` and the ``extras`` below."""
+    outside: str | None = "user"
+    """The scope of a file of this format in no project (``None``: the loader decides)."""
+    extras: tuple[str, ...] = ()
+    """Further arguments its loader takes: ``home``, ``agent``, ``plugin_data``,
+    ``family`` (the format's name)."""
+
+
+@attrs.frozen
+class Location:
+    """Where one of a harness's files (or a glob of them) lies, and how it merges."""
+
+    path: str
+    """Relative to ``root``; may end in a glob (``*.json``)."""
+    scope: str
+    """``managed``, ``project``, ``local`` (project files that need trust) or ``user``."""
+    precedence: int | None = None
+    """``None``: its scope's (:data:`~._common.PRECEDENCE`)."""
+    root: str = "project"
+    """``project``, ``home`` or ``system`` (``path`` is then absolute)."""
+    env: str | None = None
+    """A variable that, when set, replaces the first directory of ``path`` under home
+    (``FACTORY_HOME_OVERRIDE`` for ``.factory``)."""
+    darwin: str | None = None
+    """The system path on macOS."""
+    windows: str | None = None
+    """The system path on Windows."""
+    count_up: bool = False
+    """Each file a glob finds takes the next precedence (plugins: 400, 401...)."""
+
+    def place(self, project_dir: str | None, home: Path) -> Path | None:
+        """The path (or glob) of this location; ``None``: no project to look in."""
+        if self.root == "project":
+            return Path(project_dir) / self.path if project_dir is not None else None
+        if self.root == "system":
+            if sys.platform == "darwin" and self.darwin:
+                return Path(self.darwin)
+            if os.name == "nt" and self.windows:  # pragma: no cover
+                return Path(self.windows)
+            return Path(self.path)
+        rest = self.path.partition("/")[2]
+        override = os.environ.get(self.env) if self.env else None
+        return Path(override) / rest if override else home / self.path
+
+
+FAILS_OPEN = "a missing or crashing agent-hooks lets the action go ahead (fail open)"
+
+
+def _in(seconds: float, unit: float) -> int:
+    return max(1, round(seconds / unit))
+
+
+def _grouped(command: str, timeout: float, unit: float, extra: Mapping[str, Any]) -> Any:
+    item = {"type": "command", "command": command, "timeout": _in(timeout, unit), **extra}
+    return {"hooks": [item]}
+
+
+def _grouped_commands(entry: Any) -> list[str]:
+    hooks = entry.get("hooks") if isinstance(entry, Mapping) else None
+    if not isinstance(hooks, list):
+        return []
+    return [
+        h["command"] for h in hooks if isinstance(h, Mapping) and isinstance(h.get("command"), str)
+    ]
+
+
+def _flat(key: str) -> Callable[[Any], list[str]]:
+    def read(entry: Any) -> list[str]:
+        value = entry.get(key) if isinstance(entry, Mapping) else None
+        return [value] if isinstance(value, str) else []
+
+    return read
+
+
+_Entry = Callable[[str, float, float, Mapping[str, Any]], Any]
+_SHAPES: Mapping[str, tuple[_Entry, Callable[[Any], list[str]]]] = {
+    "grouped": (_grouped, _grouped_commands),
+    "cursor": (lambda c, t, u, x: {"command": c, "timeout": _in(t, u), **x}, _flat("command")),
+    "copilot": (
+        lambda c, t, u, x: {"type": "command", "bash": c, "timeoutSec": _in(t, u), **x},
+        _flat("bash"),
+    ),
+    "bare": (lambda c, t, u, x: {"command": c, **x}, _flat("command")),
+    "scripts": (lambda c, t, u, x: {"command": c, **x}, _flat("command")),
+}
+"""Entry shapes: (command, timeout in seconds, seconds per unit, the command's extra
+keys) -> the entry; and an entry -> the commands it runs (to recognise ours). Claude's
+matcher groups; Cursor's and Copilot's flat entries; a bare ``{command}`` (Windsurf
+documents no timeout; Cline's entry is a script)."""
+
+
+@attrs.frozen(kw_only=True)
+class Install:
+    """How ``agent-hooks install`` writes an entry that calls agent-hooks (the
+    defaults are Claude Code's shape; a row states only what differs)."""
+
+    name: str = ""
+    """The harness's name (filled in from its row)."""
+    project_file: str
+    """Relative to the project root (a directory for a script-folder harness)."""
+    user_file: str | None = None
+    """Relative to home; default ``project_file``. Its first directory is replaced by
+    ``user_env`` when that variable is set."""
+    user_env: str | None = None
+    shape: str = "grouped"
+    """The entry's shape, a key of :data:`_SHAPES`; ``scripts``: one executable per event
+    in a directory (Cline), which install writes as a small shell script."""
+    event_rule: str = "native"
+    """Which events get an entry: ``native`` (each canonical event's native one),
+    ``every-native`` (every native event of it), ``listed`` (those in ``listed``)."""
+    listed: tuple[str, ...] = ()
+    head: Mapping[str, Any] = attrs.field(factory=dict)
+    """Keys a new file starts with (``version: 1``)."""
+    names_event: bool = False
+    """The payload does not name its event: the command passes ``--event``."""
+    fail_closed: Mapping[str, Any] = attrs.field(factory=dict)
+    """The keys of the harness's own switch that blocks when the command cannot run,
+    crashes or times out (Claude Code ``onFailure: block``, Cursor ``failClosed``),
+    written on the entries of guard events. Empty: the harness has none."""
+    fails_open: str = FAILS_OPEN
+    """What a broken command does where ``fail_closed`` is empty (or a caveat where it is
+    not), as install and doctor say it."""
+    comments: bool = False
+    """The harness reads ``//`` and ``/* */`` comments in its file (they are kept)."""
+    project_dir_var: str | None = None
+    """The variable naming the project root in the hook's environment: a project file's
+    ``--config`` paths are written relative to it."""
+    also_runs: tuple[str, ...] = ()
+    """Other harnesses whose hook files this one runs itself (Copilot CLI runs the
+    project's ``.claude/settings.json``): entries in both would run the guard twice."""
+    other_files: tuple[tuple[str, str], ...] = ()
+    """Other hook files doctor checks, ``(scope, path)``: relative to the project, or
+    absolute (a system file)."""
+
+    @property
+    def per_event_files(self) -> bool:
+        """Hooks are executables named by their event in a directory (Cline)."""
+        return self.shape == "scripts"
+
+    def user_path(self, home: Path) -> Path:
+        """The user file (``$CODEX_HOME``-style overrides applied)."""
+        rel = self.user_file or self.project_file
+        override = os.environ.get(self.user_env) if self.user_env else None
+        return Path(override) / rel.partition("/")[2] if override else home / rel
+
+    def events(self, event: str) -> list[str]:
+        """Canonical event -> the harness's events that deliver it (empty: none)."""
+        if self.event_rule == "listed":
+            return [event] if event in self.listed else []
+        from .._wire._dialects import get_dialect
+
+        native = get_dialect(self.name).native
+        assert native is not None
+        if self.event_rule == "every-native":
+            return [e.name for e in native.events if e.event == event]
+        found = native.for_event(event)
+        return [found.name] if found is not None else []
+
+    def entry(self, command: str, timeout: float, unit: float, extra: Mapping[str, Any]) -> Any:
+        """The entry that runs ``command``."""
+        return _SHAPES[self.shape][0](command, timeout, unit, extra)
+
+    def commands(self, entry: Any) -> list[str]:
+        """The commands an entry runs."""
+        return _SHAPES[self.shape][1](entry)
+
+
+@attrs.frozen(kw_only=True)
+class Family:
+    """How a Claude-compatible harness's files differ from Claude Code's (:mod:`._family`
+    reads them with one builder)."""
+
+    name: str = ""
+    """The harness's name (filled in from its row): its format and dialect name."""
+    group_keys: frozenset[str] = frozenset()
+    """Keys a matcher group may carry besides ``matcher`` and ``hooks``."""
+    top_keys: frozenset[str] = frozenset({"hooks", "description", "$schema"})
+    """Top-level keys of a stand-alone hooks file."""
+    sh_only: bool = False
+    """The harness runs only ``.sh`` files (Augment)."""
+    comments: bool = False
+    """The harness reads its files as JSON with ``//`` and ``/* */`` comments (Qwen
+    Code: ``JSON.parse(stripJsonComments(text))``; Augment: "files may be JSONC")."""
+    plugin_root: bool = False
+    """A file in a plugin's ``hooks/`` gets ``PLUGIN_ROOT``, the plugin's directory (Goose)."""
+
+    @property
+    def dialect(self) -> Any:
+        """The harness's wire dialect (:mod:`agent_hooks._wire._dialects`)."""
+        from .._wire._dialects import get_dialect
+
+        return get_dialect(self.name)
+
+
+@attrs.frozen(kw_only=True)
+class Harness:
+    """Everything about one harness (see the module docstring and docs/architecture.md,
+    "Adding a harness")."""
+
+    name: str
+    """The ecosystem name (``discover(ecosystems=...)``), ``--harness`` name and the
+    wire dialect's name."""
+    title: str
+    """How the docs name it."""
+    aliases: tuple[str, ...] = ()
+    """Other names accepted for it by ``load(harness=)``, ``install --harness``."""
+    formats: tuple[FileFormat, ...] = ()
+    """Its file formats; the first is the one ``load(path, harness=name)`` reads."""
+    locations: tuple[Location, ...] = ()
+    """Its files, in merge order; project files need the project's trust."""
+    walker: str | None = None
+    """``"module:function"`` that loads every location, where the harness layers its
+    files by more than place and precedence; ``None``: the locations, merged."""
+    options: Mapping[str, str] = attrs.field(factory=dict)
+    """``discover()`` arguments passed on to ``walker``, ``{discover's name: its}``."""
+    user_scope_sees_project: bool = False
+    """A user file's hooks see the project directory too (Codex, Deep Agents)."""
+    file_filter: str | None = None
+    """``"module:function"``: which names found by a glob are its files (Cline)."""
+    env: tuple[str, ...] = ()
+    """Environment variables its loaders read (they key the resident server)."""
+    executables: tuple[str, ...] = ()
+    """Names its executable goes by on PATH (doctor)."""
+    tested_version: str | None = None
+    """The release agent_hooks is checked against (doctor)."""
+    install: Install | None = None
+    not_installable: str | None = None
+    family: Family | None = None
+    """A Claude-compatible harness's file-shape differences (:mod:`._family`)."""
+    """Why ``install`` does not write this harness's hooks (and what to do instead)."""
+
+    def project_files(self) -> list[str]:
+        """Its project files that need trust, relative to the project (no globs)."""
+        return [
+            loc.path
+            for loc in self.locations
+            if loc.root == "project" and loc.scope in ("project", "local") and "*" not in loc.path
+        ]
+
+
+_CLAUDE_FILES = (
+    Location(".claude/settings.json", "project"),
+    Location(".claude/settings.local.json", "local"),
+    Location(".claude/settings.json", "user", root="home"),
+)
+
+
+def _family(
+    name: str,
+    title: str,
+    locations: tuple[Location, ...],
+    *,
+    aliases: tuple[str, ...] = (),
+    env: tuple[str, ...] = (),
+    executables: tuple[str, ...] = (),
+    install: Install | None = None,
+    not_installable: str | None = None,
+    shape: Family | None = None,
+) -> Harness:
+    """A Claude-compatible harness (:mod:`._family`): Claude's file shape, its places."""
+    return Harness(
+        name=name,
+        title=title,
+        aliases=aliases,
+        formats=(FileFormat(name, "_family:load_family", extras=("home", "family")),),
+        locations=locations,
+        env=env,
+        executables=executables,
+        install=install,
+        not_installable=not_installable,
+        family=shape or Family(),
+    )
+
+
+def _at(path: str, scope: str, precedence: int | None = None, **kw: Any) -> Location:
+    return Location(path, scope, precedence, **kw)
+
+
+def _named(h: Harness) -> Harness:
+    install = attrs.evolve(h.install, name=h.name) if h.install is not None else None
+    family = attrs.evolve(h.family, name=h.name) if h.family is not None else None
+    return attrs.evolve(h, install=install, family=family)
+
+
+HARNESSES: Mapping[str, Harness] = {
+    h.name: _named(h)
+    for h in (
+        Harness(
+            name="claude",
+            title="Claude Code",
+            aliases=("claude-code",),
+            formats=(
+                FileFormat("claude-settings", "_claude:load_claude_settings"),
+                FileFormat("claude-hooks", "_claude_format:load_hooks_file", outside=None),
+                FileFormat("claude-plugin", "_plugin:load_plugin_file", extras=("plugin_data",)),
+            ),
+            locations=_CLAUDE_FILES,
+            walker="_claude:load_claude",
+            options={
+                "managed_policy": "managed_policy",
+                "plugins": "plugins",
+                "disable_all_hooks": "disable_all_hooks",
+            },
+            env=("CLAUDE_CONFIG_DIR",),
+            executables=("claude",),
+            tested_version="2.1.332",
+            install=Install(
+                project_file=".claude/settings.json",
+                event_rule="listed",
+                listed=(
+                    "PreToolUse",
+                    "PostToolUse",
+                    "PostToolUseFailure",
+                    "PostToolBatch",
+                    "PermissionRequest",
+                    "PermissionDenied",
+                    "UserPromptSubmit",
+                    "UserPromptExpansion",
+                    "Stop",
+                    "StopFailure",
+                    "SubagentStart",
+                    "SubagentStop",
+                    "SessionStart",
+                    "SessionEnd",
+                    "Setup",
+                    "Notification",
+                    "PreCompact",
+                    "PostCompact",
+                    "ConfigChange",
+                    "DirectoryAdded",
+                    "FileChanged",
+                    "CwdChanged",
+                    "InstructionsLoaded",
+                    "Elicitation",
+                    "ElicitationResult",
+                    "TeammateIdle",
+                    "TaskCreated",
+                    "TaskCompleted",
+                    "WorktreeCreate",
+                    "WorktreeRemove",
+                    "MessageDisplay",
+                    "PreModelSwitch",
+                    "PostModelSwitch",
+                    "PreSkillShellCommand",
+                ),
+                fail_closed={"onFailure": "block"},
+                fails_open="onFailure: block needs Claude Code 2.1.295 or later; an older "
+                "version ignores it and lets the action go ahead when agent-hooks is missing "
+                "or crashes",
+                project_dir_var="CLAUDE_PROJECT_DIR",
+                other_files=(
+                    ("local", ".claude/settings.local.json"),
+                    ("managed", "/etc/claude-code/managed-settings.json"),
+                ),
+            ),
+        ),
+        Harness(
+            name="deepagents",
+            title="Deep Agents Code",
+            aliases=("dcode",),
+            formats=(FileFormat("deepagents", "_deepagents:FILE"),),
+            locations=(
+                _at(".deepagents/hooks.json", "project"),
+                _at(".deepagents/hooks.json", "user", root="home"),
+            ),
+            user_scope_sees_project=True,
+            not_installable="Deep Agents Code has no install target yet",
+        ),
+        Harness(
+            name="codex",
+            title="OpenAI Codex",
+            formats=(
+                FileFormat("codex-json", "_codex:load_codex"),
+                FileFormat("codex-toml", "_codex:load_codex_toml"),
+            ),
+            locations=(
+                _at(".codex/hooks.json", "project"),
+                _at(".codex/config.toml", "project"),
+                _at(".codex/hooks.json", "user", root="home", env="CODEX_HOME"),
+                _at(".codex/config.toml", "user", root="home", env="CODEX_HOME"),
+            ),
+            walker="_codex:load_codex_dir",
+            options={"codex_home": "codex_home_dir"},
+            env=("CODEX_HOME",),
+            executables=("codex",),
+            tested_version="0.171.0",
+            install=Install(
+                project_file=".codex/hooks.json",
+                user_env="CODEX_HOME",
+                event_rule="listed",
+                listed=(
+                    "PreToolUse",
+                    "PermissionRequest",
+                    "PostToolUse",
+                    "SessionStart",
+                    "UserPromptSubmit",
+                    "Stop",
+                    "SessionEnd",
+                    "PreCompact",
+                    "PostCompact",
+                    "SubagentStart",
+                    "SubagentStop",
+                    "Interrupt",
+                ),
+            ),
+        ),
+        Harness(
+            name="hel",
+            title="hel",
+            formats=(FileFormat("hel", "_hel:load_hel_file"),),
+            locations=(_at(".hel/hooks.json", "project"),),
+            walker="_hel:load_hel_dir",
+            not_installable="hel has no install target yet",
+        ),
+        Harness(
+            name="docker",
+            title="Docker Agent",
+            aliases=("docker-agent",),
+            formats=(
+                FileFormat(
+                    "docker-agent",
+                    "_docker:load_docker_agent",
+                    outside="explicit",
+                    extras=("agent",),
+                ),
+                FileFormat("docker-settings", "_docker:load_docker_settings"),
+                FileFormat("docker-dropin", "_docker:load_docker_dropin"),
+            ),
+            walker="_docker:load_docker",
+            options={
+                "docker_agent": "agent_file",
+                "docker_agent_name": "agent",
+                "docker_config_dir": "config_dir",
+                "docker_cli_hooks": "cli_hooks",
+            },
+            env=("DOCKER_CONFIG", "CAGENT_CONFIG_DIR", "DOCKER_AGENT_CONFIG_DIR"),
+            not_installable="Docker Agent has no install target yet",
+        ),
+        Harness(
+            name="gemini",
+            title="Gemini CLI",
+            aliases=("gemini-cli",),
+            formats=(FileFormat("gemini-settings", "_gemini:load_gemini"),),
+            locations=(
+                _at(".gemini/settings.json", "project"),
+                _at(".gemini/settings.json", "user", root="home"),
+            ),
+            walker="_gemini:load_gemini_dir",
+            env=(
+                "GEMINI_CLI_SYSTEM_DEFAULTS_PATH",
+                "GEMINI_CLI_SYSTEM_SETTINGS_PATH",
+                "GEMINI_CLI_HOME",
+            ),
+            executables=("gemini",),
+            tested_version="0.61.0",
+            install=Install(
+                project_file=".gemini/settings.json",
+                comments=True,
+                project_dir_var="GEMINI_PROJECT_DIR",
+            ),
+        ),
+        Harness(
+            name="cursor",
+            title="Cursor",
+            formats=(FileFormat("cursor", "_cursor:FILE", extras=("home",)),),
+            locations=(
+                _at(
+                    "/etc/cursor/hooks.json",
+                    "managed",
+                    root="system",
+                    darwin="/Library/Application Support/Cursor/hooks.json",
+                    windows="C:/ProgramData/Cursor/hooks.json",
+                ),
+                _at(".cursor/hooks.json", "project"),
+                _at(".cursor/hooks.json", "user", root="home"),
+            ),
+            env=("CURSOR_CONFIG_DIR",),
+            executables=("cursor-agent", "cursor"),
+            install=Install(
+                project_file=".cursor/hooks.json",
+                shape="cursor",
+                head={"version": 1},
+                fail_closed={"failClosed": True},
+                fails_open="",
+                comments=True,
+                project_dir_var="CURSOR_PROJECT_DIR",
+                also_runs=("claude",),
+            ),
+        ),
+        Harness(
+            name="copilot",
+            title="GitHub Copilot CLI",
+            aliases=("github-copilot",),
+            formats=(
+                FileFormat("copilot-hooks", "_copilot:load_copilot"),
+                FileFormat("copilot-settings", "_copilot:load_copilot"),
+            ),
+            locations=(
+                _at(".github/copilot/settings.json", "project"),
+                _at(".github/copilot/settings.local.json", "local"),
+                _at(".github/hooks/*.json", "project"),
+            ),
+            walker="_copilot:load_copilot_dir",
+            env=("COPILOT_HOME",),
+            executables=("copilot",),
+            tested_version="1.0.102",
+            install=Install(
+                project_file=".github/hooks/agent-hooks.json",
+                user_file=".copilot/hooks/agent-hooks.json",
+                user_env="COPILOT_HOME",
+                shape="copilot",
+                head={"version": 1},
+                names_event=True,
+                fails_open="its preToolUse blocks on its own when agent-hooks is missing or "
+                "crashes, but on a timeout, and on every other event, the action goes ahead "
+                "(fail open)",
+                also_runs=("claude",),
+            ),
+        ),
+        _family(
+            "factory",
+            "Factory Droid",
+            (
+                _at(".factory/hooks.json", "project", 200),
+                _at(".factory/hooks/hooks.json", "project", 200),
+                _at(".factory/settings.json", "project", 200),
+                _at(".factory/settings.local.json", "project", 210),
+                _at(".factory/hooks.json", "user", 300, root="home", env="FACTORY_HOME_OVERRIDE"),
+                _at(
+                    ".factory/settings.json", "user", 300, root="home", env="FACTORY_HOME_OVERRIDE"
+                ),
+            ),
+            aliases=("factory-droid", "droid"),
+            env=("FACTORY_HOME_OVERRIDE",),
+            executables=("droid",),
+            install=Install(
+                project_file=".factory/settings.json",
+                user_env="FACTORY_HOME_OVERRIDE",
+                project_dir_var="FACTORY_PROJECT_DIR",
+            ),
+            shape=Family(
+                top_keys=frozenset({"hooks", "description", "$schema", "allowManagedHooksOnly"})
+            ),
+        ),
+        _family(
+            "qwen",
+            "Qwen Code",
+            (
+                _at(".qwen/settings.json", "project", 200),
+                _at(".qwen/settings.json", "user", 300, root="home"),
+            ),
+            aliases=("qwen-code",),
+            executables=("qwen",),
+            install=Install(
+                project_file=".qwen/settings.json",
+                comments=True,
+                project_dir_var="QWEN_PROJECT_DIR",
+            ),
+            shape=Family(group_keys=frozenset({"sequential"}), comments=True),
+        ),
+        _family(
+            "augment",
+            "Augment / Auggie",
+            (
+                _at("/etc/augment/settings.json", "managed", 100, root="system"),
+                _at(".augment/settings.json", "project", 200),
+                _at(".augment/settings.local.json", "project", 210),
+                _at(".augment/settings.json", "user", 300, root="home"),
+            ),
+            aliases=("auggie",),
+            not_installable="Augment runs only .sh files named in its settings; write a .sh "
+            "script that runs `agent-hooks run --dialect augment --config ...` and name it in "
+            ".augment/settings.json",
+            shape=Family(group_keys=frozenset({"metadata"}), sh_only=True, comments=True),
+        ),
+        _family(
+            "goose",
+            "Goose",
+            (
+                _at(".agents/plugins/*/hooks/hooks.json", "project", 400, count_up=True),
+                _at(
+                    ".agents/plugins/*/hooks/hooks.json", "plugin", 400, root="home", count_up=True
+                ),
+            ),
+            not_installable="Goose reads hooks only from plugins, whose manifest agent-hooks "
+            "does not write; put a hooks/hooks.json whose commands run `agent-hooks run "
+            "--dialect goose --config ...` in a plugin of yours",
+            shape=Family(plugin_root=True),
+        ),
+        _family(
+            "openhands",
+            "OpenHands",
+            (
+                _at(".openhands/hooks.json", "project", 200),
+                _at(".openhands/hooks.json", "user", 300, root="home"),
+            ),
+            executables=("openhands",),
+            install=Install(
+                project_file=".openhands/hooks.json",
+                event_rule="listed",
+                listed=(
+                    "PreToolUse",
+                    "PostToolUse",
+                    "UserPromptSubmit",
+                    "Stop",
+                    "SessionStart",
+                    "SessionEnd",
+                ),
+            ),
+        ),
+        _family(
+            "trae",
+            "Trae",
+            (
+                _at(".trae/hooks.json", "project", 200),
+                _at(".trae/hooks.json", "user", 300, root="home"),
+                _at(".trae-cn/hooks.json", "user", 300, root="home"),
+            ),
+            executables=("trae", "trae-cli"),
+            install=Install(
+                project_file=".trae/hooks.json",
+                event_rule="listed",
+                listed=(
+                    "SessionStart",
+                    "UserPromptSubmit",
+                    "PreToolUse",
+                    "PostToolUse",
+                    "Stop",
+                    "Notification",
+                ),
+                head={"version": 1},
+                also_runs=("claude",),
+            ),
+            shape=Family(
+                group_keys=frozenset({"loop_limit"}),
+                top_keys=frozenset({"hooks", "version", "description", "$schema"}),
+            ),
+        ),
+        _family(
+            "qoder",
+            "Qoder",
+            (
+                _at(".qoder/settings.json", "project", 200),
+                _at(".qoder/settings.local.json", "project", 210),
+                _at(".qoder/settings.json", "user", 300, root="home"),
+            ),
+            executables=("qodercli", "qoder"),
+            install=Install(
+                project_file=".qoder/settings.json",
+                event_rule="listed",
+                listed=(
+                    "SessionStart",
+                    "SessionEnd",
+                    "UserPromptSubmit",
+                    "PreToolUse",
+                    "PostToolUse",
+                    "PostToolUseFailure",
+                    "PermissionRequest",
+                    "PermissionDenied",
+                    "Stop",
+                    "StopFailure",
+                    "SubagentStart",
+                    "SubagentStop",
+                    "PreCompact",
+                ),
+            ),
+        ),
+        Harness(
+            name="windsurf",
+            title="Windsurf",
+            formats=(FileFormat("windsurf", "_windsurf:FILE", extras=("home",)),),
+            locations=(
+                _at(
+                    "/etc/windsurf/hooks.json",
+                    "managed",
+                    100,
+                    root="system",
+                    darwin="/Library/Application Support/Windsurf/hooks.json",
+                    windows="C:/ProgramData/Windsurf/hooks.json",
+                ),
+                _at(".codeium/windsurf/hooks.json", "user", 150, root="home"),
+                _at(".codeium/hooks.json", "user", 150, root="home"),
+                _at(".windsurf/hooks.json", "project", 200),
+            ),
+            executables=("windsurf",),
+            install=Install(
+                project_file=".windsurf/hooks.json",
+                user_file=".codeium/windsurf/hooks.json",
+                shape="bare",
+                event_rule="every-native",
+            ),
+        ),
+        Harness(
+            name="cline",
+            title="Cline",
+            formats=(FileFormat("cline", "_cline:load_cline", extras=("home",)),),
+            locations=(
+                _at(".clinerules/hooks/*", "project", 200),
+                _at(".cline/hooks/*", "project", 200),
+                _at("Documents/Cline/Hooks/*", "user", 300, root="home"),
+                _at(".cline/hooks/*", "user", 300, root="home", env="CLINE_DIR"),
+            ),
+            file_filter="_cline:cline_event_of",
+            env=("CLINE_DIR",),
+            executables=("cline",),
+            install=Install(
+                project_file=".clinerules/hooks",
+                user_file="Documents/Cline/Hooks",
+                shape="scripts",
+            ),
+        ),
+        Harness(
+            name="kiro",
+            title="Kiro CLI",
+            formats=(FileFormat("kiro", "_kiro:FILE", extras=("home",)),),
+            locations=(
+                _at(".kiro/agents/*.json", "project", 200),
+                _at(".amazonq/cli-agents/*.json", "project", 200),
+                _at(".kiro/hooks/*.json", "project", 200),
+                _at(".kiro/hooks/*.kiro.hook", "project", 200),
+                _at(".kiro/agents/*.json", "user", 300, root="home"),
+                _at(".aws/amazonq/cli-agents/*.json", "user", 300, root="home"),
+                _at(".kiro/hooks/*.json", "user", 300, root="home"),
+            ),
+            not_installable="Kiro CLI keeps hooks in the configuration of each agent; add "
+            "entries running `agent-hooks run --dialect kiro --config ...` to the agent's hooks",
+        ),
+    )
+}
+"""Every harness, by name, in :func:`discover`'s order."""
+
+
+INSTALLS: Mapping[str, Install] = {
+    h.name: h.install for h in HARNESSES.values() if h.install is not None
+}
+"""Every harness ``agent-hooks install`` writes for, by name."""
+
+
+def _formats() -> dict[str, str]:
+    names: dict[str, str] = {}
+    for h in HARNESSES.values():
+        for f in h.formats:
+            names[f.name] = f.name
+        for alias in (h.name, *h.aliases):
+            names.setdefault(alias, h.formats[0].name)
+    names["plugin"] = "claude-plugin"
+    names["claude"] = "claude-settings"
+    names["copilot"] = "copilot-hooks"
+    return names
+
+
+FORMATS: Mapping[str, str] = _formats()
+"""Accepted ``load(format=...)`` / ``load(harness=...)`` names -> the format they select:
+every format's own name, every harness's name and aliases (its first format)."""
+
+_BY_FORMAT: Mapping[str, tuple[Harness, FileFormat]] = {
+    f.name: (h, f) for h in HARNESSES.values() for f in h.formats
+}
+
+
+def format_harness(fmt: str) -> tuple[Harness, FileFormat]:
+    """The harness and format row of a format name.
+
+    Raises:
+        KeyError: not a format's name.
+    """
+    return _BY_FORMAT[fmt]
+
+
+def harness_named(name: str) -> Harness | None:
+    """The harness called ``name`` or one of its aliases."""
+    found = HARNESSES.get(name)
+    if found is not None:
+        return found
+    return next((h for h in HARNESSES.values() if name in h.aliases), None)
+
+
+def resolve(ref: str) -> Any:
+    """The object ``"module:attr"`` names (the module imported on first use)."""
+    module, _, attr = ref.partition(":")
+    return getattr(submodule(__package__, module), attr)
+
+
+def file_loader(fmt: str) -> Callable[..., Any]:
+    """The function that loads one file of format ``fmt``: the one its row names, or
+    the ``load`` of the :class:`~._common.HookFile` it names."""
+    found = resolve(format_harness(fmt)[1].loader)
+    load = getattr(found, "load_file", None)
+    loader: Callable[..., Any] = found if load is None else load
+    return loader
+
+
+def loading_env() -> tuple[str, ...]:
+    """Every environment variable some harness's loaders read."""
+    return tuple(dict.fromkeys(v for h in HARNESSES.values() for v in h.env))
+
+
+def expand(
+    harness: Harness, project_dir: str | None, home: Path
+) -> Iterator[tuple[Path, Location]]:
+    """Each existing file of ``harness``'s locations, in order (globs sorted, a file
+    reached twice kept the first time). A project file that is also one of the user's
+    (the project is the home directory) is the user's."""
+    keep: Callable[[str], object] | None = (
+        resolve(harness.file_filter) if harness.file_filter else None
+    )
+    seen: set[str] = set()
+    users = {
+        os.path.realpath(p)
+        for loc in harness.locations
+        if loc.root == "home" and "*" not in loc.path
+        for p in [loc.place(project_dir, home)]
+        if p is not None
+    }
+    for loc in harness.locations:
+        place = loc.place(project_dir, home)
+        if place is None or (loc.root == "project" and os.path.realpath(place) in users):
+            continue
+        if "*" in place.name or "*" in str(place.parent):
+            base, pattern = _glob_base(place)
+            found = sorted(base.glob(pattern)) if base.is_dir() else []
+        else:
+            found = [place]
+        for p in found:
+            real = os.path.realpath(p)
+            if real in seen or not p.is_file() or (keep is not None and not keep(p.name)):
+                continue
+            seen.add(real)
+            yield p, loc
+
+
+def _glob_base(place: Path) -> tuple[Path, str]:
+    parts = place.parts
+    i = next(i for i, part in enumerate(parts) if "*" in part)
+    return Path(*parts[:i]), "/".join(parts[i:])

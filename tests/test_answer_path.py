@@ -18,6 +18,13 @@ from typing import Any
 
 import pytest
 
+from agent_hooks._config._harness import FORMATS
+from agent_hooks._wire._dialects import DIALECTS
+
+KNOWN_FORMATS = ", ".join(sorted(FORMATS))
+"""The names ``--format`` takes, as its error lists them (they grow with every harness row)."""
+KNOWN_DIALECTS = ", ".join(sorted(DIALECTS))
+
 GUARD = """\
 p=$(cat)
 case "$p" in
@@ -286,22 +293,22 @@ EXPECTED: dict[str, tuple[int, str, str]] = {
     "unknown-dialect": (
         1,
         "",
-        "agent-hooks: unknown dialect 'nope'; known dialects: augment, claude, cline, codex, copilot, cursor, deepagents, docker, factory, gemini, goose, hel, kiro, openhands, qoder, qwen, trae, windsurf\n",
+        f"agent-hooks: unknown dialect 'nope'; known dialects: {KNOWN_DIALECTS}\n",
     ),
     "unknown-dialect-closed": (
         2,
         "",
-        "agent-hooks: unknown dialect 'nope'; known dialects: augment, claude, cline, codex, copilot, cursor, deepagents, docker, factory, gemini, goose, hel, kiro, openhands, qoder, qwen, trae, windsurf\n",
+        f"agent-hooks: unknown dialect 'nope'; known dialects: {KNOWN_DIALECTS}\n",
     ),
     "unknown-format": (
         1,
         "",
-        "agent-hooks: unknown format 'nonsense'; known: auggie, augment, claude, claude-hooks, claude-plugin, claude-settings, cline, codex, codex-json, codex-toml, copilot, copilot-hooks, copilot-settings, cursor, dcode, deepagents, docker, docker-agent, docker-dropin, docker-settings, factory, factory-droid, gemini, gemini-cli, gemini-settings, github-copilot, goose, hel, kiro, openhands, plugin, qoder, qwen, qwen-code, trae, windsurf\n",
+        f"agent-hooks: unknown format 'nonsense'; known: {KNOWN_FORMATS}\n",
     ),
     "unknown-format-copilot": (
         1,
         "",
-        "agent-hooks: unknown format 'nonsense'; known: auggie, augment, claude, claude-hooks, claude-plugin, claude-settings, cline, codex, codex-json, codex-toml, copilot, copilot-hooks, copilot-settings, cursor, dcode, deepagents, docker, docker-agent, docker-dropin, docker-settings, factory, factory-droid, gemini, gemini-cli, gemini-settings, github-copilot, goose, hel, kiro, openhands, plugin, qoder, qwen, qwen-code, trae, windsurf\n",
+        f"agent-hooks: unknown format 'nonsense'; known: {KNOWN_FORMATS}\n",
     ),
     "project-not-a-path-copilot": (
         1,
@@ -321,7 +328,7 @@ EXPECTED: dict[str, tuple[int, str, str]] = {
     "unknown-format-cline-closed": (
         2,
         '{"cancel":true,"errorMessage":"agent-hooks failed closed: unknown format \'nonsense\'; known: auggie, augment, claude, claude-hooks, claude-plugin, claude-settings, cline, codex, codex-json, codex-toml, copilot, copilot-hooks, copilot-settings, cursor, dcode, deepagents, docker, docker-agent, docker-dropin, docker-settings, factory, factory-droid, gemini, gemini-cli, gemini-settings, github-copilot, goose, hel, kiro, openhands, plugin, qoder, qwen, qwen-code, trae, windsurf"}\n',
-        "agent-hooks: unknown format 'nonsense'; known: auggie, augment, claude, claude-hooks, claude-plugin, claude-settings, cline, codex, codex-json, codex-toml, copilot, copilot-hooks, copilot-settings, cursor, dcode, deepagents, docker, docker-agent, docker-dropin, docker-settings, factory, factory-droid, gemini, gemini-cli, gemini-settings, github-copilot, goose, hel, kiro, openhands, plugin, qoder, qwen, qwen-code, trae, windsurf\n",
+        f"agent-hooks: unknown format 'nonsense'; known: {KNOWN_FORMATS}\n",
     ),
     "missing-config": (
         0,

@@ -14,8 +14,6 @@ from typing import Any
 import pytest
 
 from agent_hooks import (
-    CLAUDE,
-    DOCKER,
     DiagnosticCode,
     HandlerNode,
     HandlerResult,
@@ -25,13 +23,18 @@ from agent_hooks import (
     Severity,
     StopInput,
     UserPromptSubmitInput,
-    build_handler,
     default_kinds,
-    disabled_node,
 )
 from agent_hooks._config._load import load
 from agent_hooks._config._snapshot import LoadedConfig
-from agent_hooks._handlers._kinds import KindContext, KindFactory, model_kinds
+from agent_hooks._handlers._kinds import (
+    KindContext,
+    KindFactory,
+    build_handler,
+    disabled_node,
+    model_kinds,
+)
+from agent_hooks._wire._dialects import CLAUDE, DOCKER
 
 pytestmark = pytest.mark.anyio
 

@@ -632,21 +632,13 @@ class Session:
         if result.outcome in _FAILED:
             result = self._apply_policy(cn, spec, result)
         info = cn.info
-        result = HandlerResult(
-            outcome=result.outcome,
-            output=result.output,
+        result = attrs.evolve(
+            result,
             diagnostics=tuple(
-                [
-                    d.at(source=info.source, location=info.location, handler=info.name)
-                    for d in result.diagnostics
-                ]
-            )
-            if result.diagnostics
-            else (),
+                d.at(source=info.source, location=info.location, handler=info.name)
+                for d in result.diagnostics
+            ),
             duration=time.perf_counter() - start,
-            exit_code=result.exit_code,
-            reason=result.reason,
-            is_async=result.is_async,
             handler=info,
         )
         if seen is not None:

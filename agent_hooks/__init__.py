@@ -19,6 +19,10 @@ event inputs through a session, and get one typed decision per event::
 The public names are the imports in the ``TYPE_CHECKING`` block below: that block is
 the one list of them. At run time each name is imported from its module on first
 use (the lazy map is read off that block), so ``import agent_hooks`` stays light.
+
+Names that left the public list still import, with a ``DeprecationWarning`` naming
+what to use instead: ``_DEPRECATED`` is the one table of them. They are not in
+``__all__`` or ``dir()``.
 """
 
 from __future__ import annotations
@@ -28,7 +32,68 @@ from ._base._version import VERSION as __version__  # noqa: F401 (the package ve
 
 TYPE_CHECKING = False  # (typing's constant without importing typing: see _base/_lazy.py)
 
-if TYPE_CHECKING or not install_lazy_exports(__name__):
+_LOAD = "agent_hooks.load(path, harness=...)"
+_NO_REPLACEMENT = "nothing: it is internal"
+_DEPRECATED = {  # name: (module, attribute, what to use instead)
+    **{
+        n: ("_config._compat", n, _LOAD)
+        for n in (
+            "load_claude",
+            "load_claude_plugin",
+            "load_claude_settings",
+            "load_codex",
+            "load_codex_dir",
+            "load_codex_toml",
+            "load_copilot",
+            "load_copilot_dir",
+            "load_cursor",
+            "load_cursor_dir",
+            "load_deepagents",
+            "load_deepagents_dir",
+            "load_docker",
+            "load_docker_agent",
+            "load_docker_dropin",
+            "load_docker_dropins",
+            "load_docker_settings",
+            "load_gemini",
+            "load_gemini_dir",
+            "load_hel",
+        )
+    },
+    "docker_cli_hooks": (
+        "_config._compat",
+        "docker_cli_hooks",
+        "agent_hooks.discover(docker_cli_hooks=...)",
+    ),
+    # raw tables
+    "PRECEDENCE": ("_config._common", "PRECEDENCE", "agent_hooks.discover(), which orders files"),
+    "ECOSYSTEMS": ("_config._discover", "ECOSYSTEMS", "agent_hooks.discover(ecosystems=...)"),
+    "FORMATS": ("_config._load", "FORMATS", _LOAD),
+    "CAPABILITIES": ("_events._capabilities", "CAPABILITIES", _NO_REPLACEMENT),
+    "INPUT_TYPES": ("_events._catalog", "INPUT_TYPES", "the classes by name (PreToolUseInput)"),
+    "OUTPUT_TYPES": ("_events._catalog", "OUTPUT_TYPES", "the classes by name (PreToolUseOutput)"),
+    "BUILTINS": ("_handlers._builtins", "BUILTINS", "agent_hooks.builtin(name, ...)"),
+    # the capability table's and the kind table's parts, the compiled graph
+    **{
+        n: ("_events._capabilities", n, _NO_REPLACEMENT)
+        for n in ("ContextLifetime", "EventSpec", "Exit2", "Rewrite", "capability")
+    },
+    "build_handler": ("_handlers._kinds", "build_handler", _LOAD),
+    "command_kind": ("_handlers._kinds", "command_kind", "agent_hooks.default_kinds()"),
+    "disabled_node": ("_handlers._kinds", "disabled_node", _NO_REPLACEMENT),
+    "CompiledRegistry": ("_dispatch._compiled", "CompiledRegistry", "agent_hooks.HookRegistry"),
+    # helpers of the entry points
+    "detect_format": ("_config._load", "detect_format", "agent_hooks.load(path)"),
+    "project_hook_files": ("_config._discover", "project_hook_files", "agent_hooks.discover()"),
+    "default_trust_path": ("_config._trust", "default_trust_path", "agent_hooks.TrustStore().path"),
+    "detect_dialect": ("_wire._detect", "detect_dialect", "agent_hooks.decode_payload(data)"),
+    **{
+        n: ("_wire._dialects", n, f'agent_hooks.get_dialect("{n.lower()}")')
+        for n in ("CLAUDE", "CODEX", "COPILOT", "CURSOR", "DEEPAGENTS", "DOCKER", "GEMINI", "HEL")
+    },
+}
+
+if TYPE_CHECKING or not install_lazy_exports(__name__, _DEPRECATED):
     from ._base._diagnostics import Diagnostic as Diagnostic
     from ._base._diagnostics import DiagnosticCode as DiagnosticCode
     from ._base._diagnostics import Severity as Severity
@@ -39,33 +104,7 @@ if TYPE_CHECKING or not install_lazy_exports(__name__):
     from ._bridges._payload import BridgeResult as BridgeResult
     from ._bridges._payload import dispatch_payload as dispatch_payload
     from ._bridges._server import HookServer as HookServer
-    from ._config._common import PRECEDENCE as PRECEDENCE
-    from ._config._compat import docker_cli_hooks as docker_cli_hooks
-    from ._config._compat import load_claude as load_claude
-    from ._config._compat import load_claude_plugin as load_claude_plugin
-    from ._config._compat import load_claude_settings as load_claude_settings
-    from ._config._compat import load_codex as load_codex
-    from ._config._compat import load_codex_dir as load_codex_dir
-    from ._config._compat import load_codex_toml as load_codex_toml
-    from ._config._compat import load_copilot as load_copilot
-    from ._config._compat import load_copilot_dir as load_copilot_dir
-    from ._config._compat import load_cursor as load_cursor
-    from ._config._compat import load_cursor_dir as load_cursor_dir
-    from ._config._compat import load_deepagents as load_deepagents
-    from ._config._compat import load_deepagents_dir as load_deepagents_dir
-    from ._config._compat import load_docker as load_docker
-    from ._config._compat import load_docker_agent as load_docker_agent
-    from ._config._compat import load_docker_dropin as load_docker_dropin
-    from ._config._compat import load_docker_dropins as load_docker_dropins
-    from ._config._compat import load_docker_settings as load_docker_settings
-    from ._config._compat import load_gemini as load_gemini
-    from ._config._compat import load_gemini_dir as load_gemini_dir
-    from ._config._compat import load_hel as load_hel
-    from ._config._discover import ECOSYSTEMS as ECOSYSTEMS
     from ._config._discover import discover as discover
-    from ._config._discover import project_hook_files as project_hook_files
-    from ._config._load import FORMATS as FORMATS
-    from ._config._load import detect_format as detect_format
     from ._config._load import load as load
     from ._config._plugin import Plugin as Plugin
     from ._config._snapshot import ConfigChanges as ConfigChanges
@@ -78,8 +117,6 @@ if TYPE_CHECKING or not install_lazy_exports(__name__):
     from ._config._trust import TrustPolicy as TrustPolicy
     from ._config._trust import TrustStore as TrustStore
     from ._config._trust import TrustStoreError as TrustStoreError
-    from ._config._trust import default_trust_path as default_trust_path
-    from ._dispatch._compiled import CompiledRegistry as CompiledRegistry
     from ._dispatch._compiled import Execution as Execution
     from ._dispatch._decision import Decision as Decision
     from ._dispatch._lifecycle import PermissionCallback as PermissionCallback
@@ -130,14 +167,6 @@ if TYPE_CHECKING or not install_lazy_exports(__name__):
     from ._events._agents._worktree_create import WorktreeCreateOutput as WorktreeCreateOutput
     from ._events._agents._worktree_remove import WorktreeRemoveInput as WorktreeRemoveInput
     from ._events._agents._worktree_remove import WorktreeRemoveOutput as WorktreeRemoveOutput
-    from ._events._capabilities import CAPABILITIES as CAPABILITIES
-    from ._events._capabilities import ContextLifetime as ContextLifetime
-    from ._events._capabilities import EventSpec as EventSpec
-    from ._events._capabilities import Exit2 as Exit2
-    from ._events._capabilities import Rewrite as Rewrite
-    from ._events._capabilities import capability as capability
-    from ._events._catalog import INPUT_TYPES as INPUT_TYPES
-    from ._events._catalog import OUTPUT_TYPES as OUTPUT_TYPES
     from ._events._compaction._after_compaction import AfterCompactionInput as AfterCompactionInput
     from ._events._compaction._after_compaction import (
         AfterCompactionOutput as AfterCompactionOutput,
@@ -303,7 +332,6 @@ if TYPE_CHECKING or not install_lazy_exports(__name__):
     from ._events._untyped import UntypedInput as UntypedInput
     from ._events._untyped import UntypedOutput as UntypedOutput
     from ._events._untyped import resolve_event as resolve_event
-    from ._handlers._builtins import BUILTINS as BUILTINS
     from ._handlers._builtins import BuiltinArgumentError as BuiltinArgumentError
     from ._handlers._builtins import BuiltinHook as BuiltinHook
     from ._handlers._builtins import LargeResultLimiter as LargeResultLimiter
@@ -326,10 +354,7 @@ if TYPE_CHECKING or not install_lazy_exports(__name__):
     from ._handlers._kinds import HandlerKinds as HandlerKinds
     from ._handlers._kinds import KindContext as KindContext
     from ._handlers._kinds import KindFactory as KindFactory
-    from ._handlers._kinds import build_handler as build_handler
-    from ._handlers._kinds import command_kind as command_kind
     from ._handlers._kinds import default_kinds as default_kinds
-    from ._handlers._kinds import disabled_node as disabled_node
     from ._handlers._kinds import model_kinds as model_kinds
     from ._handlers._llm import AgentRunner as AgentRunner
     from ._handlers._llm import ModelClient as ModelClient
@@ -352,14 +377,5 @@ if TYPE_CHECKING or not install_lazy_exports(__name__):
     from ._wire._codec import encode_output as encode_output
     from ._wire._codec import payload_bytes as payload_bytes
     from ._wire._detect import decode_payload as decode_payload
-    from ._wire._detect import detect_dialect as detect_dialect
-    from ._wire._dialects import CLAUDE as CLAUDE
-    from ._wire._dialects import CODEX as CODEX
-    from ._wire._dialects import COPILOT as COPILOT
-    from ._wire._dialects import CURSOR as CURSOR
-    from ._wire._dialects import DEEPAGENTS as DEEPAGENTS
-    from ._wire._dialects import DOCKER as DOCKER
-    from ._wire._dialects import GEMINI as GEMINI
-    from ._wire._dialects import HEL as HEL
     from ._wire._dialects import Dialect as Dialect
     from ._wire._dialects import get_dialect as get_dialect

@@ -22,7 +22,6 @@ import pytest
 
 import agent_hooks._handlers._builtins as builtins_mod
 from agent_hooks import (
-    BUILTINS,
     BeforeLLMCallInput,
     BeforeLLMCallOutput,
     BuiltinArgumentError,
@@ -59,6 +58,7 @@ from agent_hooks import (
     redact_secrets,
     redact_text,
 )
+from agent_hooks._handlers._builtins import BUILTINS
 
 pytestmark = pytest.mark.anyio
 

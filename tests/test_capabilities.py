@@ -7,17 +7,16 @@ from collections.abc import Callable
 import attrs
 import pytest
 
-from agent_hooks import (
+from agent_hooks import HookEvent, HookOutput, UnknownEventError
+from agent_hooks._events._capabilities import (
     CAPABILITIES,
+    DOCKER_DEFAULT_TIMEOUT,
+    UNIVERSAL_OUTPUT_FIELDS,
     ContextLifetime,
     EventSpec,
     Exit2,
-    HookEvent,
-    HookOutput,
-    UnknownEventError,
     capability,
 )
-from agent_hooks._events._capabilities import DOCKER_DEFAULT_TIMEOUT, UNIVERSAL_OUTPUT_FIELDS
 
 E = HookEvent
 EVENTS = list(HookEvent)

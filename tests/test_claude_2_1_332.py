@@ -21,7 +21,6 @@ import pytest
 from test_cli_run import Workspace, answer, cmd
 
 from agent_hooks import (
-    CAPABILITIES,
     HookEvent,
     HookMatcher,
     HookRegistry,
@@ -40,6 +39,7 @@ from agent_hooks import (
     encode_output,
     parse_event,
 )
+from agent_hooks._events._capabilities import CAPABILITIES
 from agent_hooks._wire._fields import field_codecs
 
 REFERENCE = (

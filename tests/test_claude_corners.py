@@ -26,10 +26,6 @@ from typing import Any
 import pytest
 
 from agent_hooks import (
-    CLAUDE,
-    CODEX,
-    DEEPAGENTS,
-    DOCKER,
     CommandHook,
     ConfigChangeInput,
     ConfigChangeOutput,
@@ -51,6 +47,7 @@ from agent_hooks import (
     UserPromptSubmitInput,
     WorktreeCreateInput,
 )
+from agent_hooks._wire._dialects import CLAUDE, CODEX, DEEPAGENTS, DOCKER
 
 NO_DAEMON = "AGENT_HOOKS_NO_DAEMON"  # (kept: tests/conftest.py keeps run in-process)
 

@@ -15,9 +15,6 @@ from typing import Any
 import pytest
 
 from agent_hooks import (
-    CLAUDE,
-    CODEX,
-    DOCKER,
     HookMatcher,
     HookRegistry,
     PostToolUseInput,
@@ -26,7 +23,7 @@ from agent_hooks import (
     Source,
 )
 from agent_hooks._config._load import load
-from agent_hooks._wire._dialects import TOOL_MATCHER_ALIASES
+from agent_hooks._wire._dialects import CLAUDE, CODEX, DOCKER, TOOL_MATCHER_ALIASES
 
 NO_DAEMON = "AGENT_HOOKS_NO_DAEMON"  # (kept: tests/conftest.py keeps run in-process)
 

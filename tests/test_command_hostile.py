@@ -33,8 +33,6 @@ import pytest
 from process_helpers import wait_gone
 
 from agent_hooks import (
-    CLAUDE,
-    DOCKER,
     CommandHook,
     Decision,
     DiagnosticCode,
@@ -47,6 +45,7 @@ from agent_hooks import (
     Source,
     UserPromptSubmitInput,
 )
+from agent_hooks._wire._dialects import CLAUDE, DOCKER
 
 pytestmark = pytest.mark.anyio
 

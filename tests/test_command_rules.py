@@ -26,9 +26,6 @@ import pytest
 from process_helpers import read_fifo_line, wait_gone
 
 from agent_hooks import (
-    CLAUDE,
-    DEEPAGENTS,
-    DOCKER,
     CommandHook,
     Decision,
     DiagnosticCode,
@@ -51,6 +48,7 @@ from agent_hooks import (
     WorktreeCreateInput,
 )
 from agent_hooks._handlers._command import timeout_diagnostic
+from agent_hooks._wire._dialects import CLAUDE, DEEPAGENTS, DOCKER
 
 pytestmark = pytest.mark.anyio
 

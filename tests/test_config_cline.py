@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import agent_hooks
+from agent_hooks._config._discover import project_hook_files
 
 PY = sys.executable
 
@@ -54,8 +55,8 @@ def test_a_hook_that_is_not_executable_is_reported_and_not_run(tmp_path: Path) -
 def test_project_hook_files_lists_cline_hooks(tmp_path: Path) -> None:
     _hook(tmp_path / ".clinerules" / "hooks", "PreToolUse")
     _hook(tmp_path / ".clinerules" / "hooks", "notes.txt", "x", 0o644)
-    assert ".clinerules/hooks/PreToolUse" in agent_hooks.project_hook_files(tmp_path)
-    assert ".clinerules/hooks/notes.txt" not in agent_hooks.project_hook_files(tmp_path)
+    assert ".clinerules/hooks/PreToolUse" in project_hook_files(tmp_path)
+    assert ".clinerules/hooks/notes.txt" not in project_hook_files(tmp_path)
 
 
 def test_check_lists_a_cline_hook(tmp_path: Path) -> None:

@@ -9,11 +9,12 @@ from typing import Any
 
 import pytest
 
-from agent_hooks import CODEX, DiagnosticCode, HookEvent, PreToolUseInput, Severity
+from agent_hooks import DiagnosticCode, HookEvent, PreToolUseInput, Severity
 from agent_hooks._config._codex import load_codex_dir, load_codex_toml
 from agent_hooks._config._discover import discover
 from agent_hooks._config._load import load
 from agent_hooks._config._trust import TrustPolicy
+from agent_hooks._wire._dialects import CODEX
 
 pytestmark = pytest.mark.anyio
 ALL = TrustPolicy(store=None, trust_all=True)

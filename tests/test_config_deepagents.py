@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 
 from agent_hooks import (
-    DEEPAGENTS,
     DiagnosticCode,
     HookEvent,
     PreToolUseInput,
@@ -25,6 +24,7 @@ from agent_hooks._config._deepagents import LEGACY_EVENTS
 from agent_hooks._config._discover import discover
 from agent_hooks._config._load import load
 from agent_hooks._config._trust import TrustPolicy, TrustStore
+from agent_hooks._wire._dialects import DEEPAGENTS
 
 pytestmark = pytest.mark.anyio
 PY = sys.executable

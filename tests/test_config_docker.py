@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 from agent_hooks import (
-    DOCKER,
     DiagnosticCode,
     HookEvent,
     PreToolUseInput,
@@ -27,6 +26,7 @@ from agent_hooks._config._docker import (
 )
 from agent_hooks._config._load import load
 from agent_hooks._config._trust import TrustPolicy
+from agent_hooks._wire._dialects import DOCKER
 
 pytestmark = pytest.mark.anyio
 

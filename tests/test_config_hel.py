@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from agent_hooks import (
-    HEL,
     DiagnosticCode,
     HookEvent,
     PostToolUseInput,
@@ -23,6 +22,7 @@ from agent_hooks._config._discover import discover
 from agent_hooks._config._hel import load_hel
 from agent_hooks._config._load import load
 from agent_hooks._config._trust import TrustStore
+from agent_hooks._wire._dialects import HEL
 
 pytestmark = pytest.mark.anyio
 PY = sys.executable

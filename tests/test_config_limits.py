@@ -14,14 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from agent_hooks import (
-    DiagnosticCode,
-    LoadedConfig,
-    Severity,
-    TrustPolicy,
-    docker_cli_hooks,
-    load,
-)
+from agent_hooks import DiagnosticCode, LoadedConfig, Severity, TrustPolicy, load
 from agent_hooks._config._common import (
     MAX_CONFIG_BYTES,
     MAX_CONFIG_DEPTH,
@@ -30,6 +23,7 @@ from agent_hooks._config._common import (
     MAX_HANDLERS_PER_FILE,
     read_bytes,
 )
+from agent_hooks._config._docker import docker_cli_hooks
 
 DOCKER_EVENTS = [
     "pre_tool_use",

@@ -18,7 +18,6 @@ from typing import Any
 import pytest
 
 from agent_hooks import (
-    DOCKER,
     CommandHook,
     Decision,
     DiagnosticCode,
@@ -35,6 +34,7 @@ from agent_hooks import (
     UserPromptSubmitInput,
 )
 from agent_hooks._config._load import load
+from agent_hooks._wire._dialects import DOCKER
 
 pytest.importorskip("yaml")
 pytestmark = pytest.mark.anyio

@@ -17,7 +17,6 @@ import pytest
 
 import agent_hooks
 from agent_hooks import (
-    CAPABILITIES,
     Diagnostic,
     DiagnosticCode,
     HookEvent,
@@ -27,6 +26,7 @@ from agent_hooks import (
     ToolCallOutcome,
 )
 from agent_hooks._dispatch import _lifecycle
+from agent_hooks._events._capabilities import CAPABILITIES
 from agent_hooks._events._docs import BEGIN, END, events_markdown, replace_section
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"

@@ -10,17 +10,9 @@ import attrs
 import pytest
 from test_wire_inputs import minimal_input, sample_object
 
-from agent_hooks import (
-    CAPABILITIES,
-    INPUT_TYPES,
-    OUTPUT_TYPES,
-    HookEvent,
-    HookInput,
-    HookOutput,
-    UnknownEventError,
-    capability,
-    parse_event,
-)
+from agent_hooks import HookEvent, HookInput, HookOutput, UnknownEventError, parse_event
+from agent_hooks._events._capabilities import CAPABILITIES, capability
+from agent_hooks._events._catalog import INPUT_TYPES, OUTPUT_TYPES
 from agent_hooks._events._model import field_info
 from agent_hooks._wire._fields import field_codecs
 

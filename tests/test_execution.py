@@ -16,7 +16,6 @@ import anyio.lowlevel
 import pytest
 
 from agent_hooks import (
-    DOCKER,
     CallbackHook,
     Decision,
     DiagnosticCode,
@@ -42,6 +41,7 @@ from agent_hooks import (
     ToolInputTransformOutput,
     UserPromptSubmitInput,
 )
+from agent_hooks._wire._dialects import DOCKER
 
 pytestmark = pytest.mark.anyio
 

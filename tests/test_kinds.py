@@ -14,8 +14,6 @@ from typing import Any
 import pytest
 
 from agent_hooks import (
-    CLAUDE,
-    DOCKER,
     DiagnosticCode,
     HandlerNode,
     HandlerResult,
@@ -25,13 +23,18 @@ from agent_hooks import (
     Severity,
     StopInput,
     UserPromptSubmitInput,
-    build_handler,
     default_kinds,
-    disabled_node,
 )
 from agent_hooks._config._load import load
 from agent_hooks._config._snapshot import LoadedConfig
-from agent_hooks._handlers._kinds import KindContext, KindFactory, model_kinds
+from agent_hooks._handlers._kinds import (
+    KindContext,
+    KindFactory,
+    build_handler,
+    disabled_node,
+    model_kinds,
+)
+from agent_hooks._wire._dialects import CLAUDE, DOCKER
 
 pytestmark = pytest.mark.anyio
 
@@ -477,3 +480,46 @@ def test_kind_context_placeholders() -> None:
         "${CLAUDE_PROJECT_DIR}/a ${PLUGIN_ROOT} ${CLAUDE_PLUGIN_DATA} ${OTHER}"
     ) == ("/p/a /plug /data ${OTHER}")
     assert KindContext().substitute("${CLAUDE_PROJECT_DIR}") == "${CLAUDE_PROJECT_DIR}"
+
+
+async def test_a_kind_reports_a_failure_with_handler_result_failure(tmp_path: Path) -> None:
+    """``HandlerResult.failure``: a failed run with its reason and one diagnostic after
+    the kind's earlier ones, placed by the session like any other."""
+
+    def failing(entry: Mapping[str, Any], ctx: KindContext) -> HandlerNode | None:
+        async def call(c: HookCall) -> HandlerResult:
+            from agent_hooks import Diagnostic
+
+            return HandlerResult.failure(
+                DiagnosticCode.NOT_STARTED,
+                "the service is down",
+                message="could not reach the service: down",
+                earlier=[Diagnostic(code=DiagnosticCode.STDERR_TRUNCATED, message="cut")],
+                exit_code=7,
+            )
+
+        return HandlerNode(name="failing", kind="failing", call=call)
+
+    path = settings(tmp_path, "UserPromptSubmit", {"type": "failing"})
+    config = load(path, kinds={**default_kinds(), "failing": failing})
+    async with config.registry().session(cwd="/tmp") as session:
+        d = await session.dispatch(UserPromptSubmitInput(prompt="hi"))
+    (result,) = d.results
+    assert (result.outcome, result.reason, result.exit_code) == (
+        Outcome.ERROR,
+        "the service is down",
+        7,
+    )
+    assert [(x.code, x.message) for x in result.diagnostics] == [
+        (DiagnosticCode.STDERR_TRUNCATED, "cut"),
+        (DiagnosticCode.NOT_STARTED, "could not reach the service: down"),
+    ]
+    assert result.diagnostics[1].severity is Severity.ERROR
+    assert {x.location for x in result.diagnostics} == {"hooks.UserPromptSubmit[0].hooks[0]"}
+    assert not d.blocked  # (an error fails open under the default policy)
+
+    timed_out = HandlerResult.failure(DiagnosticCode.TIMEOUT, "late", outcome=Outcome.TIMEOUT)
+    assert timed_out.outcome is Outcome.TIMEOUT
+    assert [(x.code, x.message) for x in timed_out.diagnostics] == [
+        (DiagnosticCode.TIMEOUT, "late")
+    ]

@@ -14,9 +14,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agent_hooks import (
-    CLAUDE,
-    DEEPAGENTS,
-    DOCKER,
     CallbackHook,
     CommandHook,
     DiagnosticCode,
@@ -41,6 +38,7 @@ from agent_hooks import (
     UserPromptSubmitInput,
     UserPromptSubmitOutput,
 )
+from agent_hooks._wire._dialects import CLAUDE, DEEPAGENTS, DOCKER
 
 pytestmark = pytest.mark.anyio
 

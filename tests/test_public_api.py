@@ -171,3 +171,78 @@ def test_lazy_exports_reads_only_the_type_checking_block() -> None:
         "    from .c._d import Two as Two\n"
     )
     assert lazy_exports_of(source) == {"One": "b", "Two": "c._d"}
+
+
+# ------------------------------------------------------------- deprecated names
+
+DEPRECATED = dict(agent_hooks._DEPRECATED)  # type: ignore[attr-defined]
+
+
+def test_the_deprecated_names_are_the_ones_that_left() -> None:
+    """The per-harness loaders, the raw tables and the dialect constants, among others;
+    none is public any more (``__all__``, ``dir()``, the ``TYPE_CHECKING`` list)."""
+    assert {"load_claude", "load_codex_dir", "load_cursor", "CAPABILITIES", "CLAUDE"} <= set(
+        DEPRECATED
+    )
+    assert set(DEPRECATED).isdisjoint(PUBLIC)
+    assert set(DEPRECATED).isdisjoint(dir(agent_hooks))
+    assert set(DEPRECATED).isdisjoint(_listed())
+
+
+@pytest.mark.parametrize("name", sorted(DEPRECATED))
+def test_a_deprecated_name_warns_and_still_resolves(name: str) -> None:
+    import importlib
+
+    module, attribute, instead = DEPRECATED[name]
+    with pytest.warns(DeprecationWarning) as caught:
+        value = getattr(agent_hooks, name)
+    (warning,) = caught
+    assert f"agent_hooks.{name} is deprecated" in str(warning.message)
+    assert instead in str(warning.message)
+    assert warning.filename == __file__  # (the warning points at the code that asked)
+    assert value is getattr(importlib.import_module(f"agent_hooks.{module}"), attribute)
+
+
+def test_the_per_harness_loaders_name_load_as_their_replacement() -> None:
+    loaders = [n for n in DEPRECATED if n.startswith("load_")]
+    assert len(loaders) == 20
+    assert {DEPRECATED[n][2] for n in loaders} == {"agent_hooks.load(path, harness=...)"}
+
+
+def test_from_import_of_a_deprecated_name_warns() -> None:
+    with pytest.warns(DeprecationWarning, match="get_dialect"):
+        from agent_hooks import CLAUDE
+    from agent_hooks._wire._dialects import get_dialect
+
+    assert CLAUDE is get_dialect("claude")
+
+
+def test_without_its_source_the_package_still_serves_deprecated_names() -> None:
+    """The eager fallback (a byte-code-only install) warns for them too."""
+    import subprocess
+    import sys
+
+    script = (
+        "import builtins, warnings\n"
+        "real_open = builtins.open\n"
+        "def no_init_source(path, *args, **kwargs):\n"
+        "    if str(path).endswith('agent_hooks/__init__.py'):\n"
+        "        raise OSError('no source')\n"
+        "    return real_open(path, *args, **kwargs)\n"
+        "builtins.open = no_init_source\n"
+        "import agent_hooks\n"
+        "builtins.open = real_open\n"
+        "assert 'load_claude' not in agent_hooks.__all__\n"
+        "with warnings.catch_warnings(record=True) as caught:\n"
+        "    warnings.simplefilter('always')\n"
+        "    fn = agent_hooks.load_claude\n"
+        "assert [w.category for w in caught] == [DeprecationWarning], caught\n"
+        "from agent_hooks._config._claude import load_claude\n"
+        "assert fn is load_claude\n"
+        "print('served')\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "served"

@@ -20,7 +20,6 @@ import pytest
 
 from agent_hooks import (
     CallbackHook,
-    CompiledRegistry,
     DiagnosticCode,
     HandlerNode,
     HandlerResult,
@@ -42,6 +41,7 @@ from agent_hooks import (
     UserPromptSubmitInput,
     load,
 )
+from agent_hooks._dispatch._compiled import CompiledRegistry
 
 pytestmark = pytest.mark.anyio
 

@@ -16,9 +16,6 @@ from test_wire_inputs import CLAUDE_EXAMPLES, minimal_input, sample_input
 from test_wire_outputs import CLAUDE_OUTPUT_EXAMPLES, sample_output
 
 from agent_hooks import (
-    CAPABILITIES,
-    INPUT_TYPES,
-    OUTPUT_TYPES,
     HookEvent,
     PreToolUseInput,
     decode_input,
@@ -26,6 +23,8 @@ from agent_hooks import (
     encode_input,
     encode_output,
 )
+from agent_hooks._events._capabilities import CAPABILITIES
+from agent_hooks._events._catalog import INPUT_TYPES, OUTPUT_TYPES
 from agent_hooks._wire._fields import field_codecs
 from agent_hooks._wire._schema import DRAFT, all_schemas, input_schema, output_schema
 

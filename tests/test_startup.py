@@ -140,6 +140,17 @@ def test_run_imports_only_what_the_config_needs(tmp_path: Path) -> None:
     assert sorted(modules & NOT_IMPORTED_BY_RUN) == []
 
 
+def test_run_imports_the_event_classes_of_its_event_only(tmp_path: Path) -> None:
+    """A PreToolUse run imports PreToolUse's module (and its family's shared field
+    texts), not the other events the session's lifecycle helpers dispatch."""
+    modules = _run_and_list_modules(tmp_path)
+    event_classes = tuple(f"agent_hooks._events.{family}" for family in FAMILIES)
+    assert sorted(m for m in modules if m.startswith(event_classes)) == [
+        "agent_hooks._events._tool",
+        "agent_hooks._events._tool._pre_tool_use",
+    ]
+
+
 # ------------------------------------------------------------ command line
 
 

@@ -15,7 +15,6 @@ import jsonschema
 import pytest
 
 from agent_hooks import (
-    CAPABILITIES,
     CommandHook,
     HookMatcher,
     HookRegistry,
@@ -29,6 +28,7 @@ from agent_hooks import (
     load,
     parse_event,
 )
+from agent_hooks._events._capabilities import CAPABILITIES
 from agent_hooks._wire._dialects import DIALECTS
 from agent_hooks.testing import (
     SESSION_ID,

@@ -16,7 +16,6 @@ import attrs
 import pytest
 
 from agent_hooks import (
-    INPUT_TYPES,
     DiagnosticCode,
     HookEvent,
     HookInput,
@@ -29,6 +28,7 @@ from agent_hooks import (
     encode_input,
     payload_bytes,
 )
+from agent_hooks._events._catalog import INPUT_TYPES
 from agent_hooks._wire._fields import TypeDesc, field_codecs, to_json
 
 REFERENCE = Path("/work/shared/reference")

@@ -19,8 +19,6 @@ from hypothesis.configuration import set_hypothesis_home_dir
 from test_wire_inputs import sample_value
 
 from agent_hooks import (
-    CAPABILITIES,
-    OUTPUT_TYPES,
     BeforeCompactionOutput,
     DecodedOutput,
     Diagnostic,
@@ -42,6 +40,8 @@ from agent_hooks import (
     encode_output,
     parse_event,
 )
+from agent_hooks._events._capabilities import CAPABILITIES
+from agent_hooks._events._catalog import OUTPUT_TYPES
 from agent_hooks._wire._fields import field_codecs
 
 # Keep Hypothesis's cache out of the checkout: pytest's ``norecursedirs`` replaces the

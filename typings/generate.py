@@ -21,12 +21,14 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 
 try:
-    from agent_hooks import CAPABILITIES, HookEvent
+    from agent_hooks import HookEvent
+    from agent_hooks._events._capabilities import CAPABILITIES
     from agent_hooks._wire._native_schema import native_schemas
     from agent_hooks._wire._schema import SCHEMA_BASE_URL, all_schemas
 except ImportError:  # run from a checkout without the package installed
     sys.path.insert(0, str(HERE.parent))
-    from agent_hooks import CAPABILITIES, HookEvent
+    from agent_hooks import HookEvent
+    from agent_hooks._events._capabilities import CAPABILITIES
     from agent_hooks._wire._native_schema import native_schemas
     from agent_hooks._wire._schema import SCHEMA_BASE_URL, all_schemas
 

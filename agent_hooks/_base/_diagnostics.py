@@ -41,17 +41,14 @@ class Severity(str, enum.Enum):
 class DiagnosticCode(str, enum.Enum):
     """Stable diagnostic codes.
 
-    Grouped by the layer that emits them. The string values never change once
-    released; new codes may be added.
+    Grouped by the layer that emits them. A code's string value never changes once
+    released; new codes may be added, and a code nothing emits any more is removed
+    (the changelog says so).
     """
 
     # -- wire: payloads (hook input) --
-    INVALID_PAYLOAD = "invalid_payload"
-    """The hook payload is not a JSON object or lacks a required field."""
     INVALID_FIELD = "invalid_field"
     """A payload field has the wrong type; it was left unset."""
-    UNKNOWN_EVENT = "unknown_event"
-    """An event name nobody knows."""
     UNTYPED_EVENT = "untyped_event"
     """An event this version does not type (a warning): carried untyped, its hooks run
     with the payload as it came and their answers reduced by the rules every event shares."""
@@ -120,9 +117,6 @@ class DiagnosticCode(str, enum.Enum):
     UNDELIVERED = "undelivered"
     """What fire-and-forget handlers said could not be delivered: their one-off session
     (``agent-hooks run`` without the resident server) has no later answer to carry it."""
-    RESIDENT_SERVER = "resident_server"
-    """The resident server of ``agent-hooks run`` could not be used (it died or hung
-    mid-request, or could not be started); the call was answered in-process."""
 
     # -- registration and configuration --
     INVALID_MATCHER = "invalid_matcher"
@@ -141,8 +135,6 @@ class DiagnosticCode(str, enum.Enum):
     """A :class:`~agent_hooks.CommandHook` registered from Python names a program that
     is not there as the registry is built (not on ``PATH``, or no executable file):
     kept, it fails on every call until the program appears."""
-    DUPLICATE_HANDLER = "duplicate_handler"
-    """An identical command handler from another source was merged into the first."""
     LEGACY_DEPRECATED = "legacy_deprecated"
     """A deprecated configuration shape was migrated."""
     UNTRUSTED = "untrusted"

@@ -7,6 +7,11 @@ lines from the package's source and installs ``__getattr__``, ``__dir__`` and
 ``__all__`` from them, so a name's module is imported on its first use and a
 short-lived process only pays for what it touches. This is how anyio keeps its
 public names in one place.
+
+Names that left the list are served from a second table, ``deprecated`` (name ->
+module, attribute, what to use instead): each access warns with a
+``DeprecationWarning`` naming the replacement and returns the object from where it
+lives now; they are not in ``__all__`` or ``dir()``.
 """
 
 from __future__ import annotations
@@ -19,6 +24,9 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
     from types import ModuleType
     from typing import Any
+
+    Deprecated = Mapping[str, tuple[str, str, str]]
+    """Name -> (module relative to the package, attribute, what to use instead)."""
 
 __all__ = ["install_lazy_exports", "lazy_exports_of", "submodule"]
 
@@ -59,11 +67,11 @@ def lazy_exports_of(source: str) -> dict[str, str]:
     return exports
 
 
-def install_lazy_exports(package: str) -> bool:
+def install_lazy_exports(package: str, deprecated: Deprecated | None = None) -> bool:
     """Give ``package`` a ``__getattr__`` that imports each listed name on first use,
     a ``__dir__`` and an ``__all__``, all from the one list in its source (read on
     first use, not at import); the helper names the list needs (``TYPE_CHECKING``, this
-    function) are removed again.
+    function) are removed again. A name of ``deprecated`` imports with a warning.
 
     Returns ``False`` when the package's source is not there, as in a byte-code-only
     install: the caller then imports every name at once, and ``__all__`` is then
@@ -78,17 +86,40 @@ def install_lazy_exports(package: str) -> bool:
         source = ""
     for helper in ("TYPE_CHECKING", "install_lazy_exports"):
         namespace.pop(helper, None)
+    old = deprecated or {}
     if "TYPE_CHECKING" not in source:
-        _install_eager_all(package, namespace, before=set(namespace))
+        _install_eager_all(package, namespace, old, before=set(namespace))
         return False
     # (parsed on first use: a process that only imports the package, such as the
     # resident server's client, never pays for the parser)
-    _install(package, namespace, lambda: lazy_exports_of(source))
+    _install(package, namespace, old, lambda: lazy_exports_of(source))
     return True
 
 
+def _deprecated(package: str, name: str, deprecated: Deprecated) -> Any:
+    """``package.name`` from the table of deprecated names, with its warning.
+
+    Raises:
+        AttributeError: ``name`` is not in the table either.
+    """
+    if name not in deprecated:
+        raise AttributeError(f"module {package!r} has no attribute {name!r}")
+    module, attribute, instead = deprecated[name]
+    import warnings
+
+    warnings.warn(
+        f"{package}.{name} is deprecated and no longer public; use {instead}",
+        DeprecationWarning,
+        stacklevel=3,  # (the code that asked for the name, past __getattr__)
+    )
+    return getattr(submodule(package, module), attribute)
+
+
 def _install(
-    package: str, namespace: dict[str, Any], read: Callable[[], Mapping[str, str]]
+    package: str,
+    namespace: dict[str, Any],
+    deprecated: Deprecated,
+    read: Callable[[], Mapping[str, str]],
 ) -> None:
     found: list[Mapping[str, str]] = []
 
@@ -104,7 +135,7 @@ def _install(
             return names
         module = exports().get(name)
         if module is None:
-            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+            return _deprecated(package, name, deprecated)
         value = getattr(submodule(package, module), name)
         namespace[name] = value
         return value
@@ -116,15 +147,18 @@ def _install(
     namespace["__dir__"] = __dir__
 
 
-def _install_eager_all(package: str, namespace: dict[str, Any], before: set[str]) -> None:
+def _install_eager_all(
+    package: str, namespace: dict[str, Any], deprecated: Deprecated, before: set[str]
+) -> None:
     """``__all__`` for a package whose names are imported at once: what the imports
-    after this call bind (read on first access, when they have run)."""
+    after this call bind (read on first access, when they have run); the deprecated
+    names are served as by the lazy ``__getattr__``."""
 
     def __getattr__(name: str) -> Any:
         if name == "__all__":
             names = sorted(n for n in set(namespace) - before if not n.startswith("_"))
             namespace["__all__"] = names
             return names
-        raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        return _deprecated(package, name, deprecated)
 
     namespace["__getattr__"] = __getattr__

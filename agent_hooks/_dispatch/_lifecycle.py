@@ -12,6 +12,10 @@ Tool call order: ToolInputTransform -> PreToolUse (rewrite; deny or
 the application's permission callback) -> the tool -> PostToolUse (or
 PostToolUseFailure when the tool raised) -> ToolResponseTransform, which rewrites
 what the model finally sees.
+
+Each helper imports the event classes it dispatches when it runs: the session binds
+these helpers as its methods, so a module-level import would make every run (every
+``agent-hooks run`` of one event) import fourteen event modules it never uses.
 """
 
 from __future__ import annotations
@@ -26,20 +30,6 @@ import attrs
 
 from .._base._diagnostics import Diagnostic, DiagnosticCode, Severity
 from .._events._model import HookInput, HookOutput
-from .._events._prompt._after_llm_call import AfterLLMCallInput
-from .._events._prompt._before_llm_call import BeforeLLMCallInput
-from .._events._prompt._stop import StopInput
-from .._events._prompt._turn_end import TurnEndInput
-from .._events._prompt._turn_start import TurnStartInput
-from .._events._prompt._user_prompt_submit import UserPromptSubmitInput
-from .._events._session._session_end import SessionEndInput
-from .._events._session._session_start import SessionStartInput
-from .._events._tool._permission_request import PermissionRequestInput
-from .._events._tool._post_tool_use import PostToolUseInput
-from .._events._tool._post_tool_use_failure import PostToolUseFailureInput
-from .._events._tool._pre_tool_use import PreToolUseInput
-from .._events._tool._tool_input_transform import ToolInputTransformInput
-from .._events._tool._tool_response_transform import ToolResponseTransformInput
 from .._wire._json import dumps
 from ._compiled import CompiledRegistry, Execution
 from ._decision import Decision
@@ -149,6 +139,12 @@ async def call_tool(
     without it, ask/defer are refused unless a PermissionRequest hook
     allowed. A permission callback that raises counts as a refusal.
     """
+    from .._events._tool._permission_request import PermissionRequestInput
+    from .._events._tool._post_tool_use import PostToolUseInput
+    from .._events._tool._post_tool_use_failure import PostToolUseFailureInput
+    from .._events._tool._pre_tool_use import PreToolUseInput
+    from .._events._tool._tool_input_transform import ToolInputTransformInput
+    from .._events._tool._tool_response_transform import ToolResponseTransformInput
 
     decisions: list[Decision[Any]] = []
     diags: list[Diagnostic] = []
@@ -383,6 +379,7 @@ def directory_diagnostics(
 
 async def submit_prompt(session: HookDispatcher, prompt: str) -> PromptOutcome:
     """UserPromptSubmit: block the prompt, add context for this turn, suppress the original."""
+    from .._events._prompt._user_prompt_submit import UserPromptSubmitInput
 
     d = await session.dispatch(UserPromptSubmitInput(prompt=prompt))
     return PromptOutcome(
@@ -400,11 +397,15 @@ async def submit_prompt(session: HookDispatcher, prompt: str) -> PromptOutcome:
 
 async def turn_start(session: HookDispatcher) -> TurnOutcome:
     """TurnStart: context for this turn only."""
+    from .._events._prompt._turn_start import TurnStartInput
+
     return _turn(await session.dispatch(TurnStartInput()))
 
 
 async def turn_end(session: HookDispatcher, reason: str | None = None) -> TurnOutcome:
     """TurnEnd, whatever ended the turn."""
+    from .._events._prompt._turn_end import TurnEndInput
+
     return _turn(await session.dispatch(TurnEndInput(reason=reason)))
 
 
@@ -412,6 +413,8 @@ async def before_llm_call(
     session: HookDispatcher, messages: Sequence[Any] | None = None, **fields: Any
 ) -> TurnOutcome:
     """BeforeLLMCall: a block stops the run; hooks may rewrite the messages."""
+    from .._events._prompt._before_llm_call import BeforeLLMCallInput
+
     d = await session.dispatch(BeforeLLMCallInput(messages=messages, **fields))
     rewritten = d.output.messages
     if rewritten is None and getattr(d.input, "messages", messages) is not messages:
@@ -421,6 +424,8 @@ async def before_llm_call(
 
 async def after_llm_call(session: HookDispatcher, **fields: Any) -> TurnOutcome:
     """AfterLLMCall (usage, cost, model_id, stop_response ...)."""
+    from .._events._prompt._after_llm_call import AfterLLMCallInput
+
     return _turn(await session.dispatch(AfterLLMCallInput(**fields)))
 
 
@@ -431,6 +436,7 @@ async def check_stop(
 
     The session sets ``stop_hook_active`` and enforces the continuation cap.
     """
+    from .._events._prompt._stop import StopInput
 
     d = await session.dispatch(StopInput(last_assistant_message=last_assistant_message))
     capped = any(x.code is DiagnosticCode.CONTINUATION_CAP for x in d.diagnostics)
@@ -455,6 +461,8 @@ async def start(
 ) -> TurnOutcome:
     """SessionStart: context that persists for the session (kept in
     :attr:`persistent_context` too, plain-stdout context included)."""
+    from .._events._session._session_start import SessionStartInput
+
     d = await session.dispatch(SessionStartInput(source=source, model=model))
     if d.output.additional_context:
         session.persistent_context.append(d.output.additional_context)
@@ -464,6 +472,8 @@ async def start(
 async def end(session: HookDispatcher, reason: str = "other") -> TurnOutcome:
     """SessionEnd: runs shielded within the registry's ``session_end_timeout``,
     even while the agent is being cancelled."""
+    from .._events._session._session_end import SessionEndInput
+
     return _turn(await session.dispatch(SessionEndInput(reason=reason)))
 
 

@@ -60,16 +60,8 @@ def _raised(exc: Exception) -> HandlerResult:
     except Exception:
         text = object.__repr__(exc)
     message = f"{type(exc).__name__}: {text}"
-    return HandlerResult(
-        outcome=Outcome.ERROR,
-        reason=message,
-        diagnostics=(
-            Diagnostic(
-                code=DiagnosticCode.HANDLER_ERROR,
-                message=f"hook raised {message}",
-                severity=Severity.ERROR,
-            ),
-        ),
+    return HandlerResult.failure(
+        DiagnosticCode.HANDLER_ERROR, message, message=f"hook raised {message}"
     )
 
 
@@ -90,16 +82,11 @@ _UNANSWERED = object()
 
 
 def _timed_out(timeout: float) -> HandlerResult:
-    return HandlerResult(
+    return HandlerResult.failure(
+        DiagnosticCode.TIMEOUT,
+        f"timed out after {timeout:g}s",
         outcome=Outcome.TIMEOUT,
-        reason=f"timed out after {timeout:g}s",
-        diagnostics=(
-            Diagnostic(
-                code=DiagnosticCode.TIMEOUT,
-                message=f"hook timed out after {timeout:g}s and was stopped",
-                severity=Severity.ERROR,
-            ),
-        ),
+        message=f"hook timed out after {timeout:g}s and was stopped",
     )
 
 
@@ -645,21 +632,13 @@ class Session:
         if result.outcome in _FAILED:
             result = self._apply_policy(cn, spec, result)
         info = cn.info
-        result = HandlerResult(
-            outcome=result.outcome,
-            output=result.output,
+        result = attrs.evolve(
+            result,
             diagnostics=tuple(
-                [
-                    d.at(source=info.source, location=info.location, handler=info.name)
-                    for d in result.diagnostics
-                ]
-            )
-            if result.diagnostics
-            else (),
+                d.at(source=info.source, location=info.location, handler=info.name)
+                for d in result.diagnostics
+            ),
             duration=time.perf_counter() - start,
-            exit_code=result.exit_code,
-            reason=result.reason,
-            is_async=result.is_async,
             handler=info,
         )
         if seen is not None:

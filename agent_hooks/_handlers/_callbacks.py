@@ -31,7 +31,7 @@ from .._events._model import HookInput, HookOutput
 from .._wire._codec import decode_output
 from .._wire._fields import short_repr
 from .._wire._outputs import check_output
-from ._nodes import HandlerNode, HandlerResult, HookCall, OnError, Outcome
+from ._nodes import HandlerNode, HandlerResult, HookCall, OnError
 
 __all__ = ["CallbackHook", "callback_node", "callback_signature"]
 
@@ -123,11 +123,7 @@ def _typed_annotation(annotation: Any) -> bool:
 
 
 def _error(message: str, code: DiagnosticCode = DiagnosticCode.INVALID_OUTPUT) -> HandlerResult:
-    return HandlerResult(
-        outcome=Outcome.ERROR,
-        diagnostics=(Diagnostic(code=code, message=message, severity=Severity.ERROR),),
-        reason=message,
-    )
+    return HandlerResult.failure(code, message)
 
 
 _INVALID_ANSWER = frozenset(
@@ -153,16 +149,7 @@ def _invalid(name: str, diags: tuple[Diagnostic, ...], why: str | None = None) -
         why = "; ".join(d.message for d in diags if d.code in _INVALID_ANSWER) or None
     message = f"{name} returned an invalid answer" + (f" ({why})" if why else "")
     message += "; it holds no decision"
-    return HandlerResult(
-        outcome=Outcome.ERROR,
-        diagnostics=(
-            *diags,
-            Diagnostic(
-                code=DiagnosticCode.INVALID_OUTPUT, message=message, severity=Severity.ERROR
-            ),
-        ),
-        reason=message,
-    )
+    return HandlerResult.failure(DiagnosticCode.INVALID_OUTPUT, message, earlier=diags)
 
 
 def _interpret(call: HookCall, answer: Any, name: str) -> HandlerResult:

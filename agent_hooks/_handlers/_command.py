@@ -326,17 +326,7 @@ async def _run_command(
         payload = c.payload_bytes(c.dialect)  # (a harness's own wire format, when it has one)
     except (TypeError, ValueError) as exc:  # (a value set from Python that is not JSON data)
         message = f"not started: the payload is not JSON data ({exc})"
-        return HandlerResult(
-            outcome=Outcome.ERROR,
-            reason=message,
-            diagnostics=(
-                Diagnostic(
-                    code=DiagnosticCode.PAYLOAD_UNENCODABLE,
-                    message=message,
-                    severity=Severity.ERROR,
-                ),
-            ),
-        )
+        return HandlerResult.failure(DiagnosticCode.PAYLOAD_UNENCODABLE, message)
     deadline = anyio.current_effective_deadline()
     spec = ProcessSpec(
         argv=argv,
@@ -429,15 +419,7 @@ def interpret_process(
             f"not started: waited {proc.waited:.3g}s for a process slot{slots} and the "
             "dispatch's deadline came first; its timeout never began"
         )
-        return HandlerResult(
-            outcome=Outcome.ERROR,
-            diagnostics=(
-                Diagnostic(
-                    code=DiagnosticCode.NOT_STARTED, message=message, severity=Severity.ERROR
-                ),
-            ),
-            reason=message,
-        )
+        return HandlerResult.failure(DiagnosticCode.NOT_STARTED, message)
     diags: list[Diagnostic] = []
     code = proc.returncode
     stdout = _text(proc.stdout)
@@ -486,22 +468,17 @@ def interpret_process(
         message = f"could not start: {proc.launch_error}" + _LAUNCH_HINTS.get(
             proc.launch_errno or 0, ""
         )
-        diags.append(
-            Diagnostic(code=DiagnosticCode.LAUNCH_FAILED, message=message, severity=Severity.ERROR)
-        )
-        return HandlerResult(outcome=Outcome.ERROR, diagnostics=tuple(diags), reason=message)
+        return HandlerResult.failure(DiagnosticCode.LAUNCH_FAILED, message, earlier=diags)
     if proc.timed_out:
         ran = proc.duration - proc.waited
         message = f"timed out after {ran:.3g}s; process group killed, output discarded"
         if proc.waited >= 0.01:
             message += f" (it first waited {proc.waited:.3g}s for a process slot, not counted)"
-        diags.append(
-            Diagnostic(code=DiagnosticCode.TIMEOUT, message=message, severity=Severity.ERROR)
-        )
-        return HandlerResult(
+        return HandlerResult.failure(
+            DiagnosticCode.TIMEOUT,
+            message,
             outcome=Outcome.TIMEOUT,
-            diagnostics=tuple(diags),
-            reason=message,
+            earlier=diags,
             exit_code=proc.returncode,
         )
     if failed:
@@ -555,13 +532,8 @@ def _unreadable_answer(
     reading made of it (what the harness itself reads), kept when the policy lets the
     failure through."""
     message = f"its answer could not be read: {why}"
-    diags.append(
-        Diagnostic(
-            code=DiagnosticCode.UNREADABLE_ANSWER, message=message, severity=Severity.ERROR
-        )
-    )
-    return HandlerResult(
-        outcome=Outcome.ERROR, exit_code=0, output=output, diagnostics=tuple(diags), reason=message
+    return HandlerResult.failure(
+        DiagnosticCode.UNREADABLE_ANSWER, message, earlier=diags, exit_code=0, output=output
     )
 
 
@@ -629,12 +601,7 @@ def _exit_zero_strict(
     if problem is None:
         return _exit_zero(spec, dialect, stdout, diags, check_readable=False)
     message = f"strict_output: {problem}"
-    diags.append(
-        Diagnostic(code=DiagnosticCode.INVALID_OUTPUT, message=message, severity=Severity.ERROR)
-    )
-    return HandlerResult(
-        outcome=Outcome.ERROR, exit_code=0, diagnostics=tuple(diags), reason=message
-    )
+    return HandlerResult.failure(DiagnosticCode.INVALID_OUTPUT, message, earlier=diags, exit_code=0)
 
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")
@@ -777,11 +744,13 @@ def _exit_other(
         status = f"exit status {code}"
     first = _first_line(stderr)
     message = f"Failed with non-blocking status code: {status}" + (f": {first}" if first else "")
-    diags.append(
-        Diagnostic(code=DiagnosticCode.NONZERO_EXIT, message=message, severity=Severity.WARNING)
-    )
-    return HandlerResult(
-        outcome=Outcome.ERROR, exit_code=code, diagnostics=tuple(diags), reason=first or status
+    return HandlerResult.failure(
+        DiagnosticCode.NONZERO_EXIT,
+        first or status,
+        message=message,
+        severity=Severity.WARNING,
+        earlier=diags,
+        exit_code=code,
     )
 
 

@@ -23,10 +23,10 @@ from urllib.parse import urlsplit
 import anyio
 import attrs
 
-from .._base._diagnostics import Diagnostic, DiagnosticCode, Severity
+from .._base._diagnostics import DiagnosticCode, Severity
 from .._base._errors import RegistrationError
 from .._wire._codec import decode_output
-from ._nodes import HandlerNode, HandlerResult, HookCall, OnError, Outcome
+from ._nodes import HandlerNode, HandlerResult, HookCall, OnError
 from ._on_failure import invalid_answer_fails
 
 __all__ = ["HttpHook", "HttpResponse", "expand_header", "http_post"]
@@ -144,29 +144,14 @@ async def http_post(
 
 
 def _error(message: str, status: int | None = None) -> HandlerResult:
-    return HandlerResult(
-        outcome=Outcome.ERROR,
-        exit_code=status,
-        reason=message,
-        diagnostics=(
-            Diagnostic(
-                code=DiagnosticCode.NONZERO_EXIT, message=message, severity=Severity.WARNING
-            ),
-        ),
+    return HandlerResult.failure(
+        DiagnosticCode.NONZERO_EXIT, message, severity=Severity.WARNING, exit_code=status
     )
 
 
 def _unsendable(url: str, exc: Exception) -> HandlerResult:
     message = f"HTTP hook {url} not called: the payload is not JSON data ({exc})"
-    return HandlerResult(
-        outcome=Outcome.ERROR,
-        reason=message,
-        diagnostics=(
-            Diagnostic(
-                code=DiagnosticCode.PAYLOAD_UNENCODABLE, message=message, severity=Severity.ERROR
-            ),
-        ),
-    )
+    return HandlerResult.failure(DiagnosticCode.PAYLOAD_UNENCODABLE, message)
 
 
 @attrs.frozen(kw_only=True)
@@ -240,17 +225,12 @@ class HttpHook:
             if decoded.unreadable is not None and c.spec.can_block:
                 # a decision that cannot be read is a failure, under the hook's policy
                 message = f"HTTP hook {hook.url} answered what cannot be read: {decoded.unreadable}"
-                note = Diagnostic(
-                    code=DiagnosticCode.UNREADABLE_ANSWER,
-                    message=message,
-                    severity=Severity.ERROR,
-                )
-                return HandlerResult(
-                    outcome=Outcome.ERROR,
+                return HandlerResult.failure(
+                    DiagnosticCode.UNREADABLE_ANSWER,
+                    message,
+                    earlier=decoded.diagnostics,
                     exit_code=resp.status,
                     output=decoded.output,
-                    diagnostics=(*decoded.diagnostics, note),
-                    reason=message,
                 )
             result = HandlerResult(
                 exit_code=resp.status, output=decoded.output, diagnostics=decoded.diagnostics

@@ -146,15 +146,7 @@ def interpret_model_answer(
 
 
 def _unusable(message: str) -> HandlerResult:
-    return HandlerResult(
-        outcome=Outcome.ERROR,
-        reason=message,
-        diagnostics=(
-            Diagnostic(
-                code=DiagnosticCode.INVALID_OUTPUT, message=message, severity=Severity.ERROR
-            ),
-        ),
-    )
+    return HandlerResult.failure(DiagnosticCode.INVALID_OUTPUT, message)
 
 
 def _fail_closed(spec: EventSpec, result: HandlerResult) -> HandlerResult:
@@ -230,16 +222,10 @@ class ModelHook:
                         c.spec, _unusable(f"model client raised {type(exc).__name__}: {exc}")
                     )
             if answer is None:
-                timed_out = HandlerResult(
+                timed_out = HandlerResult.failure(
+                    DiagnosticCode.TIMEOUT,
+                    f"model did not answer within {c.timeout:g}s",
                     outcome=Outcome.TIMEOUT,
-                    reason=f"model did not answer within {c.timeout:g}s",
-                    diagnostics=(
-                        Diagnostic(
-                            code=DiagnosticCode.TIMEOUT,
-                            message=f"model did not answer within {c.timeout:g}s",
-                            severity=Severity.ERROR,
-                        ),
-                    ),
                 )
                 return _fail_closed(c.spec, timed_out)
             result = interpret_model_answer(c.spec, answer, hook.schema)

@@ -20,10 +20,10 @@ from typing import Any, Protocol
 
 import attrs
 
-from .._base._diagnostics import Diagnostic, DiagnosticCode, Severity
+from .._base._diagnostics import DiagnosticCode, Severity
 from .._base._errors import RegistrationError
 from ._command import interpret_process
-from ._nodes import HandlerNode, HandlerResult, HookCall, OnError, Outcome
+from ._nodes import HandlerNode, HandlerResult, HookCall, OnError
 from ._on_failure import mcp_answer_fails
 from ._process import ProcessResult
 
@@ -78,15 +78,7 @@ def _as_text(value: Any) -> str:
 
 
 def _error(message: str) -> HandlerResult:
-    return HandlerResult(
-        outcome=Outcome.ERROR,
-        reason=message,
-        diagnostics=(
-            Diagnostic(
-                code=DiagnosticCode.NONZERO_EXIT, message=message, severity=Severity.WARNING
-            ),
-        ),
-    )
+    return HandlerResult.failure(DiagnosticCode.NONZERO_EXIT, message, severity=Severity.WARNING)
 
 
 @attrs.frozen(kw_only=True)

@@ -146,6 +146,33 @@ class HandlerResult:
     handler: HandlerInfo | None = None
     """Filled in by the session."""
 
+    @classmethod
+    def failure(
+        cls,
+        code: DiagnosticCode,
+        reason: str,
+        *,
+        outcome: Outcome = Outcome.ERROR,
+        message: str | None = None,
+        severity: Severity = Severity.ERROR,
+        earlier: tuple[Diagnostic, ...] | list[Diagnostic] = (),
+        exit_code: int | None = None,
+        output: HookOutput | None = None,
+    ) -> HandlerResult:
+        """A run that failed (``outcome``: ``error``, or ``timeout``) for ``reason``:
+        its diagnostics are ``earlier`` and then one of ``code`` and ``severity`` saying
+        ``message`` (``reason`` when not given)."""
+        note = Diagnostic(
+            code=code, message=reason if message is None else message, severity=severity
+        )
+        return cls(
+            outcome=outcome,
+            output=output,
+            diagnostics=(*earlier, note),
+            exit_code=exit_code,
+            reason=reason,
+        )
+
 
 NodeCall = Callable[[HookCall], Awaitable[HandlerResult]]
 """A node's run: one call with one :class:`HookCall`, answering with a :class:`HandlerResult`."""

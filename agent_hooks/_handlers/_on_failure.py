@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 
-from .._base._diagnostics import Diagnostic, DiagnosticCode, Severity
+from .._base._diagnostics import DiagnosticCode
 from .._events._names import HookEvent
 from ._nodes import HandlerResult, Outcome
 
@@ -45,12 +45,11 @@ _PLAIN_TEXT_ANSWERS = frozenset({HookEvent.PRE_COMPACT, HookEvent.WORKTREE_CREAT
 def failed(result: HandlerResult, message: str) -> HandlerResult:
     """``result`` as a failure of the hook: outcome ``error``, no answer, an
     ``invalid_output`` error saying ``message``."""
-    note = Diagnostic(code=DiagnosticCode.INVALID_OUTPUT, message=message, severity=Severity.ERROR)
-    return HandlerResult(
-        outcome=Outcome.ERROR,
+    return HandlerResult.failure(
+        DiagnosticCode.INVALID_OUTPUT,
+        message,
+        earlier=result.diagnostics,
         exit_code=result.exit_code,
-        diagnostics=(*result.diagnostics, note),
-        reason=message,
     )
 
 

@@ -55,8 +55,9 @@ class Dialect:
     """How one harness reads hooks. Compare dialects by identity or ``name``."""
 
     name: str
-    """``claude``, ``deepagents``, ``codex``, ``docker``, ``hel``, ``copilot``, ``cursor``
-    or ``gemini``."""
+    """The harness's name (``claude``, ``codex``, ``cursor`` ...): its key in
+    :data:`DIALECTS`, the one table of every dialect, and what :func:`get_dialect`
+    accepts."""
     wire: WireFormat
     """Wire format of payloads and answers."""
     anchored_matchers: bool = False

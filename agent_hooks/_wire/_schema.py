@@ -12,7 +12,7 @@ type or an allowed value. ``typings/generate.py`` writes them to ``typings/``.
 * Output schemas describe an answer in the claude wire format: camelCase keys,
   the universal fields at the top level, the event's own fields inside
   ``hookSpecificOutput`` next to ``hookEventName``. Only fields the event honours
-  (:attr:`~agent_hooks.EventSpec.honoured_fields`) are listed. Unknown keys are
+  (:attr:`~agent_hooks._events._capabilities.EventSpec.honoured_fields`) are listed. Unknown keys are
   allowed too: real hooks add keys of their own, and the decoder ignores them
   with an ``unknown_field`` diagnostic instead of rejecting the answer.
 * ``None`` is never written on the wire (an unset field is omitted), so fields

@@ -38,7 +38,7 @@ from harnesses import (
 )
 from mock_models import MockModel
 
-import agent_hooks
+from agent_hooks._config._load import FORMATS
 
 Group = dict[str, Any]
 
@@ -78,8 +78,8 @@ def command_hook(path: Path) -> dict[str, Any]:
 
 def format_named(word: str) -> str | None:
     """The agent_hooks configuration format whose name holds ``word`` (issue 17 adds
-    Gemini and Copilot formats; their exact names are read off the public table)."""
-    names = sorted(name for name in agent_hooks.FORMATS if word in name)
+    Gemini and Copilot formats; their exact names are read off the table of formats)."""
+    names = sorted(name for name in FORMATS if word in name)
     return names[0] if names else None
 
 

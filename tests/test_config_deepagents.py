@@ -18,8 +18,8 @@ from agent_hooks import (
     Severity,
     StopInput,
     UserPromptSubmitInput,
-    load_deepagents,
 )
+from agent_hooks._config._compat import load_deepagents
 from agent_hooks._config._deepagents import LEGACY_EVENTS
 from agent_hooks._config._discover import discover
 from agent_hooks._config._load import load

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 import agent_hooks
-from agent_hooks import FORMATS, load, reload
-from agent_hooks._config._harness import HARNESSES, INSTALLS, loading_env, resolve
+from agent_hooks import load, reload
+from agent_hooks._config._harness import FORMATS, HARNESSES, INSTALLS, loading_env, resolve
 
 ROOT = Path(__file__).parent.parent
 

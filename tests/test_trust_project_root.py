@@ -18,10 +18,9 @@ from typing import Any
 import pytest
 
 from agent_hooks import TrustPolicy, TrustStore, discover, load
-from agent_hooks._config._claude import load_claude_settings
 from agent_hooks._config._codex import load_codex
 from agent_hooks._config._common import file_project, find_project_root
-from agent_hooks._config._deepagents import load_deepagents
+from agent_hooks._config._compat import load_claude_settings, load_deepagents
 from agent_hooks._config._docker import load_docker_agent
 
 HOOKS = {"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "true"}]}]}}

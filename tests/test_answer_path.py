@@ -327,7 +327,7 @@ EXPECTED: dict[str, tuple[int, str, str]] = {
     ),
     "unknown-format-cline-closed": (
         2,
-        '{"cancel":true,"errorMessage":"agent-hooks failed closed: unknown format \'nonsense\'; known: auggie, augment, claude, claude-hooks, claude-plugin, claude-settings, cline, codex, codex-json, codex-toml, copilot, copilot-hooks, copilot-settings, cursor, dcode, deepagents, docker, docker-agent, docker-dropin, docker-settings, factory, factory-droid, gemini, gemini-cli, gemini-settings, github-copilot, goose, hel, kiro, openhands, plugin, qoder, qwen, qwen-code, trae, windsurf"}\n',
+        f'{{"cancel":true,"errorMessage":"agent-hooks failed closed: unknown format \'nonsense\'; known: {KNOWN_FORMATS}"}}\n',
         f"agent-hooks: unknown format 'nonsense'; known: {KNOWN_FORMATS}\n",
     ),
     "missing-config": (

@@ -177,14 +177,20 @@ def _command_lines(body: str) -> Iterator[str]:
 
 
 def _commands(line: str) -> Iterator[list[str]]:
-    """The simple commands of a shell line (split at ``&&``, ``||``, ``;``, ``|``)."""
+    """The simple commands of a shell line (split at ``&&``, ``||``, ``;``, ``|``),
+    without their redirections (``> file``, ``>> file``, ``< file``)."""
     lexer = shlex.shlex(line, posix=True, punctuation_chars=True)
     lexer.whitespace_split = True
     words: list[str] = []
+    redirected = False
     for token in lexer:
         if token in ("&&", "||", ";", "|", "&"):
             yield words
             words = []
+        elif token in (">", ">>", "<"):
+            redirected = True
+        elif redirected:
+            redirected = False  # (the redirection's file)
         else:
             words.append(token)
     yield words

@@ -103,6 +103,27 @@ def _field_docstrings(
         lines[:] = field_info(found).doc.strip().splitlines()
 
 
+def _no_inline_attribute_type(
+    app: object, what: str, name: str, obj: object, options: object, lines: list[str]
+) -> None:
+    """napoleon reads the first line of an attribute's docstring as ``type: description``
+    (Google style): "Where inside the source: a JSON path" came out as the description
+    "a JSON path" with the type "Where inside the source". The types here come from
+    the annotations and no docstring writes one inline, so this puts the sentence back
+    together: it runs after napoleon (a higher priority than its 500) and undoes the
+    ``:type:`` line napoleon appends (the last one, after a blank line)."""
+    if what not in ("attribute", "data", "property") or len(lines) < 2:
+        return
+    if lines[-2] == "" and lines[-1].startswith(":type: "):
+        summary = lines[-1].removeprefix(":type: ")
+        del lines[-2:]
+        if lines and lines[0].strip():
+            lines[0] = f"{summary}: {lines[0]}"
+        else:
+            lines.insert(0, summary)
+
+
 def setup(app: object) -> None:
     app.connect("autodoc-process-docstring", _attribute_docstrings)  # type: ignore[attr-defined]
     app.connect("autodoc-process-docstring", _field_docstrings)  # type: ignore[attr-defined]
+    app.connect("autodoc-process-docstring", _no_inline_attribute_type, priority=600)  # type: ignore[attr-defined]

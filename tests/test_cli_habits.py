@@ -2,7 +2,10 @@
 exit 2), in this process and through the resident server, on every command, so that
 ``run --no-d`` never quietly stands for ``--no-daemon``; ``run --report`` on a block
 that is an exit 2 prints its report (on stderr, after the reason, stdout staying empty);
-``payload --set cwd=DIR`` works and a key ``--set`` cannot take is a one-line error."""
+``payload --set cwd=DIR`` works and a key ``--set`` cannot take is a one-line error;
+``--version`` prints the distribution and its version; the exit statuses are listed in
+``--help`` and at the end of every command's help; ``-v``/``-q`` set the level of the
+``agent_hooks`` logger (shell completion: ``tests/test_cli_completion.py``)."""
 
 from __future__ import annotations
 
@@ -16,6 +19,7 @@ from pathlib import Path
 import pytest
 from test_daemon import Box
 
+from agent_hooks._bridges._cli import COMMAND_EXIT_STATUS, COMMANDS, EXIT_STATUS
 from agent_hooks.testing import payload
 
 PY = sys.executable
@@ -132,3 +136,78 @@ def test_payload_set_mistakes_are_one_line_errors(args: list[str], message: str)
     (line,) = proc.stderr.splitlines()
     assert line.startswith("agent-hooks payload: error: ") and message in line
     assert "Traceback" not in proc.stderr
+
+
+def test_version_prints_the_distribution_and_its_version() -> None:
+    from agent_hooks import __version__
+
+    proc = cli("--version")
+    assert (proc.returncode, proc.stdout) == (0, f"py-agent-hooks {__version__}\n")
+
+
+def test_help_lists_the_exit_statuses() -> None:
+    proc = cli("--help")
+    assert proc.returncode == 0
+    epilog = proc.stdout.split("\nexit status:\n", 1)[1].splitlines()
+    assert [int(line.split()[0]) for line in epilog] == [code for code, _ in EXIT_STATUS]
+    assert [code for code, _ in EXIT_STATUS] == [0, 1, 2, 130, 141]
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_every_commands_help_ends_with_its_exit_statuses(command: str) -> None:
+    wide = {**os.environ, "COLUMNS": "1000"}  # (argparse wraps help at the terminal's width)
+    proc = cli(command, "--help", env=wide)
+    assert proc.returncode == 0, proc.stderr
+    tail = proc.stdout.split("\nexit status: ", 1)[1].strip()
+    assert tail == COMMAND_EXIT_STATUS[command] + "."
+    assert tail.startswith("0 ")
+
+
+# A library warning and error, as a hook module or the dispatcher would log them.
+LOGS = """\
+import logging, sys
+from agent_hooks.__main__ import main
+status = main(sys.argv[1:])
+logging.getLogger("agent_hooks.diagnostics").warning("a warning")
+logging.getLogger("agent_hooks").error("an error")
+"""
+
+
+def test_quiet_and_verbose_set_the_level_of_the_package_logger(tmp_path: Path) -> None:
+    def logs(*flags: str) -> str:
+        proc = subprocess.run(
+            [PY, "-c", LOGS, *flags, "payload", "PreToolUse"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+            cwd=tmp_path,
+        )
+        assert proc.returncode == 0, proc.stderr
+        return proc.stderr
+
+    assert logs() == "a warning\nan error\n"  # (logging's last resort, as without the CLI)
+    assert logs("-q") == "agent-hooks: ERROR: agent_hooks: an error\n"
+    verbose = logs("-v").splitlines()
+    assert verbose[0].startswith("agent-hooks: INFO: agent_hooks: py-agent-hooks ")
+    assert verbose[1:] == [
+        "agent-hooks: WARNING: agent_hooks.diagnostics: a warning",
+        "agent-hooks: ERROR: agent_hooks: an error",
+    ]
+    debug = logs("-vv").splitlines()
+    assert debug[1] == "agent-hooks: DEBUG: agent_hooks: command line: ['-vv', 'payload', 'PreToolUse']"
+    assert logs("-v", "-q") == logs()  # (they cancel out)
+
+
+def test_verbose_goes_before_the_command() -> None:
+    proc = cli("payload", "PreToolUse", "-v")
+    assert proc.returncode == 2 and "unrecognized arguments: -v" in proc.stderr
+
+
+def test_the_command_line_page_lists_every_exit_status() -> None:
+    text = (Path(__file__).resolve().parent.parent / "docs" / "cli.md").read_text()
+    for code, meaning in EXIT_STATUS:
+        assert f"| {code} | {meaning} |" in text
+    for command, statuses in COMMAND_EXIT_STATUS.items():
+        assert f"| `{command}` | {statuses} |" in text
+    assert set(COMMAND_EXIT_STATUS) == set(COMMANDS)

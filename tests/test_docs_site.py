@@ -4,12 +4,16 @@ events table is current; the pages state the contracts an embedder needs.
 
 Code blocks, by language:
 
-* ``python``: executed, in page order, in one namespace per page, on one asyncio event
-  loop per page (top-level ``await`` and ``async with`` work; a block without them
-  runs in a worker thread, so it may start an event loop of its own, as
-  ``anyio.run`` does), in a scratch working directory.
+* ``python`` (the README's too): each block runs as a script of its own, as a reader
+  pasting it into a file would run it: a fresh namespace, ``__name__ == "__main__"``,
+  no top-level ``await`` (an async example ends with ``anyio.run(main)``), in page
+  order, in a scratch working directory. A block that continues the one before it (a
+  reader pastes both into one file) is marked ``<!-- fragment -->`` on the line
+  before its fence, and runs in that block's namespace.
   Setup a reader need not see goes in an HTML comment, as a ``python`` block between
-  ``<!-- test-setup`` and ``-->`` (MyST keeps HTML comments out of the page).
+  ``<!-- test-setup`` and ``-->`` (MyST keeps HTML comments out of the page): it runs
+  in the namespace of the block before it (files and settings for the next block, or
+  a check of what the block before defined), never lending names to the next script.
 * ``text`` after a ``python`` block (prose may stand between, no other code block):
   what that block prints, compared as doctest does, ``...`` matching anything.
 * other ``text`` blocks: command synopses (starting ``agent-hooks``); each line that
@@ -22,10 +26,8 @@ Code blocks, by language:
 
 from __future__ import annotations
 
-import ast
 import contextlib
 import doctest
-import inspect
 import io
 import json
 import re
@@ -35,8 +37,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import anyio
-import anyio.to_thread
 import attrs
 import pytest
 
@@ -55,9 +55,13 @@ from agent_hooks._events._docs import BEGIN, END, replace_section
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
+README = ROOT / "README.md"
 OPTIONAL = {"claude_agent_sdk", "opentelemetry"}
 """Top-level modules of optional extras: a page that needs one is skipped without it."""
 PAGES = sorted(p for p in DOCS.rglob("*.md") if "_build" not in p.parts)
+CODE_PAGES = [*PAGES, README]
+"""Every page whose code blocks are run or checked."""
+FRAGMENT = "<!-- fragment -->"
 
 
 @attrs.frozen
@@ -69,6 +73,8 @@ class Block:
     after_python: bool
     """The code block before it is a ``python`` block (prose may stand between), and it
     is no synopsis: it is what that block prints."""
+    fragment: bool = False
+    """Marked ``<!-- fragment -->``: it continues the block before it."""
 
 
 def blocks(text: str) -> Iterator[Block]:
@@ -78,6 +84,7 @@ def blocks(text: str) -> Iterator[Block]:
     in_comment = False
     hidden_setup = False
     previous_lang = ""
+    last_text = ""  # (the last line that is not blank)
     while i < len(lines):
         line = lines[i]
         stripped = line.strip()
@@ -88,7 +95,7 @@ def blocks(text: str) -> Iterator[Block]:
             in_comment = hidden_setup = False
         fence = re.match(r"^(`{3,}|~{3,})\s*(\S*)", line)
         if fence:
-            marker, lang = fence.group(1), fence.group(2)
+            marker, lang = fence.group(1), fence.group(2) or "text"  # (bare: text)
             start = i
             i += 1
             body: list[str] = []
@@ -100,19 +107,23 @@ def blocks(text: str) -> Iterator[Block]:
             if (in_comment and not hidden_setup) or lang.startswith("{"):
                 pass  # (a commented-out block, or a MyST directive such as {toctree})
             else:
-                yield Block(lang, "\n".join(body) + "\n", start + 1, hidden_setup, after)
+                fragment = last_text == FRAGMENT
+                body_text = "\n".join(body) + "\n"
+                yield Block(lang, body_text, start + 1, hidden_setup, after, fragment)
                 previous_lang = lang
+        if stripped:
+            last_text = stripped
         i += 1
 
 
 def _page_id(path: Path) -> str:
-    return str(path.relative_to(DOCS))
+    return path.name if path == README else str(path.relative_to(DOCS))
 
 
 def test_there_are_pages_and_every_block_has_a_known_language() -> None:
     assert len(PAGES) >= 12
     known = {"python", "text", "json", "sh"}
-    for page in PAGES:
+    for page in CODE_PAGES:
         for b in blocks(page.read_text(encoding="utf-8")):
             assert b.lang in known, f"{_page_id(page)}:{b.line}: code block language {b.lang!r}"
 
@@ -120,37 +131,49 @@ def test_there_are_pages_and_every_block_has_a_known_language() -> None:
 # ------------------------------------------------------------------ python
 
 
+def _script(body: str, where: str) -> Any:
+    """``body`` compiled as a script (a reader's file): top-level ``await`` is refused."""
+    try:
+        return compile(body, where, "exec", dont_inherit=True)
+    except SyntaxError as exc:
+        if "outside" in str(exc.msg) and ("await" in exc.msg or "async" in exc.msg):
+            raise AssertionError(
+                f"{where}: {exc.msg} (line {exc.lineno}): pasted into a script this fails; "
+                "put it in `async def main()` and end with `anyio.run(main)`"
+            ) from None
+        raise
+
+
 def _run_python_blocks(page: Path) -> None:
     found = list(blocks(page.read_text(encoding="utf-8")))
-    namespace: dict[str, Any] = {"__name__": "__docs__"}
+    namespace: dict[str, Any] = {"__name__": "__main__"}
+    seen_script = False
+    for n, b in enumerate(found):
+        if b.lang != "python":
+            continue
+        where = f"{_page_id(page)}:{b.line}"
+        if b.fragment:
+            assert seen_script, f"{where}: a fragment with no script before it to continue"
+        elif not b.hidden:
+            namespace = {"__name__": "__main__"}  # (a script of its own)
+            seen_script = True
+        code = _script(b.body, where)
+        out = io.StringIO()
+        try:
+            with contextlib.redirect_stdout(out):
+                exec(code, namespace)
+        except ModuleNotFoundError as exc:
+            if exc.name not in OPTIONAL:
+                raise
+            pytest.skip(f"{where}: needs the optional {exc.name} (an extra)")
+        following = found[n + 1] if n + 1 < len(found) else None
+        if following is not None and following.lang == "text" and following.after_python:
+            checker = doctest.OutputChecker()
+            ok = checker.check_output(following.body, out.getvalue(), doctest.ELLIPSIS)
+            assert ok, f"{where}: printed\n{out.getvalue()}\nexpected\n{following.body}"
 
-    async def main() -> None:
-        for n, b in enumerate(found):
-            if b.lang != "python":
-                continue
-            where = f"{_page_id(page)}:{b.line}"
-            code = compile(b.body, where, "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
-            out = io.StringIO()
-            try:
-                with contextlib.redirect_stdout(out):
-                    if code.co_flags & inspect.CO_COROUTINE:
-                        await eval(code, namespace)
-                    else:  # (in a thread: it may start an event loop of its own)
-                        await anyio.to_thread.run_sync(exec, code, namespace)
-            except ModuleNotFoundError as exc:
-                if exc.name not in OPTIONAL:
-                    raise
-                pytest.skip(f"{where}: needs the optional {exc.name} (an extra)")
-            following = found[n + 1] if n + 1 < len(found) else None
-            if following is not None and following.lang == "text" and following.after_python:
-                checker = doctest.OutputChecker()
-                ok = checker.check_output(following.body, out.getvalue(), doctest.ELLIPSIS)
-                assert ok, f"{where}: printed\n{out.getvalue()}\nexpected\n{following.body}"
 
-    anyio.run(main)
-
-
-@pytest.mark.parametrize("page", PAGES, ids=_page_id)
+@pytest.mark.parametrize("page", CODE_PAGES, ids=_page_id)
 def test_every_python_block_runs_and_prints_what_the_page_says(
     page: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -177,20 +200,26 @@ def _command_lines(body: str) -> Iterator[str]:
 
 
 def _commands(line: str) -> Iterator[list[str]]:
-    """The simple commands of a shell line (split at ``&&``, ``||``, ``;``, ``|``)."""
+    """The simple commands of a shell line (split at ``&&``, ``||``, ``;``, ``|``),
+    without their redirections (``> file``, ``>> file``, ``< file``)."""
     lexer = shlex.shlex(line, posix=True, punctuation_chars=True)
     lexer.whitespace_split = True
     words: list[str] = []
+    redirected = False
     for token in lexer:
         if token in ("&&", "||", ";", "|", "&"):
             yield words
             words = []
+        elif token in (">", ">>", "<"):
+            redirected = True
+        elif redirected:
+            redirected = False  # (the redirection's file)
         else:
             words.append(token)
     yield words
 
 
-@pytest.mark.parametrize("page", PAGES, ids=_page_id)
+@pytest.mark.parametrize("page", CODE_PAGES, ids=_page_id)
 def test_every_shell_json_and_synopsis_block_is_valid(page: Path, tmp_path: Path) -> None:
     for b in blocks(page.read_text(encoding="utf-8")):
         where = f"{_page_id(page)}:{b.line}"
@@ -300,3 +329,17 @@ def test_the_docs_build_is_configured_with_myst_and_furo() -> None:
     assert '"myst_parser"' in conf and 'html_theme = "furo"' in conf
     pyproject = (ROOT / "pyproject.toml").read_text()
     assert re.search(r'^docs = \[.*"sphinx.*"myst-parser.*"furo', pyproject, re.MULTILINE)
+
+
+def test_a_block_with_top_level_await_is_refused_as_a_script() -> None:
+    with pytest.raises(AssertionError, match=r"page.md:3: 'await' outside function .*anyio\.run"):
+        _script("import anyio\n\nawait anyio.sleep(0)\n", "page.md:3")
+    with pytest.raises(AssertionError, match="'async with' outside"):
+        _script("async with x:\n    pass\n", "page.md:3")
+    assert _script("import anyio\n", "page.md:3") is not None
+
+
+def test_a_fragment_continues_the_block_before_it() -> None:
+    text = "```python\nx = 1\n```\n\n<!-- fragment -->\n```python\nprint(x)\n```\n"
+    first, second = blocks(text)
+    assert (first.fragment, second.fragment) == (False, True)

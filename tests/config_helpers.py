@@ -1,5 +1,6 @@
 """Helpers for the configuration tests of Gemini CLI, Cursor and Copilot files: write a
-file, run ``agent-hooks`` as a subprocess in a throw-away home."""
+file, run ``agent-hooks`` in a throw-away home (``run`` as a subprocess, the way a
+harness starts it; the other commands in this process)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from cli_inprocess import cli_in_process
+
 PY = sys.executable
+IN_PROCESS = frozenset({"check", "install", "uninstall"})
+"""The commands :func:`cli` runs in this process (``run`` starts a new one, as a harness
+does)."""
 
 
 def write(path: Path, doc: Any) -> Path:
@@ -40,9 +46,12 @@ def cli(
         XDG_STATE_HOME=str(tmp / "state"),
         XDG_CONFIG_HOME=str(tmp / "home" / ".config"),
     )
+    data = None if stdin is None else (stdin if isinstance(stdin, str) else json.dumps(stdin))
+    if args[0] in IN_PROCESS:
+        return cli_in_process(args, env=env, cwd=cwd or tmp, input=data)
     return subprocess.run(
         [PY, "-m", "agent_hooks", *args],
-        input=None if stdin is None else (stdin if isinstance(stdin, str) else json.dumps(stdin)),
+        input=data,
         capture_output=True,
         text=True,
         env=env,

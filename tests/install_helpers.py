@@ -1,5 +1,7 @@
 """Helpers for the ``agent-hooks install`` tests: a fake HOME and project under
-``tmp_path``, the CLI as a subprocess, a hook graph to install."""
+``tmp_path``, the CLI (in this process: what it writes and prints is what they check;
+the commands it writes run as the harness runs them, in a subprocess), a hook graph to
+install."""
 
 from __future__ import annotations
 
@@ -8,8 +10,11 @@ import os
 import shlex
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Any
+
+from cli_inprocess import cli_in_process
 
 PY = sys.executable
 
@@ -42,16 +47,21 @@ def env_for(tmp: Path, **extra: str) -> dict[str, str]:
 
 
 def ah(tmp: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    """``agent-hooks ARGS`` in the fake home; a traceback is never an answer."""
-    proc = subprocess.run(
-        [PY, "-m", "agent_hooks", *args],
-        capture_output=True,
-        text=True,
-        env=env_for(tmp, **env),
-        cwd=tmp,
-        timeout=120,
-        check=False,
-    )
+    """``agent-hooks ARGS`` in the fake home; a traceback is never an answer (one raised
+    in this process fails the test as it is). Called from another thread than the main
+    one (installs racing each other), each call is a process of its own."""
+    if threading.current_thread() is threading.main_thread():
+        proc = cli_in_process(args, env=env_for(tmp, **env), cwd=tmp)
+    else:
+        proc = subprocess.run(
+            [PY, "-m", "agent_hooks", *args],
+            capture_output=True,
+            text=True,
+            env=env_for(tmp, **env),
+            cwd=tmp,
+            timeout=120,
+            check=False,
+        )
     assert "Traceback" not in proc.stderr, proc.stderr
     return proc
 

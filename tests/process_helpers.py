@@ -1,11 +1,21 @@
-"""Helpers shared by the tests of hook processes: descriptors, process liveness, FIFOs."""
+"""Helpers shared by the tests of hook processes: descriptors, process liveness, FIFOs,
+socket directories."""
 
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 import anyio
+
+
+def socket_dir() -> Path:
+    """A new private directory (mode 0700) for a resident server's socket, to be the
+    ``XDG_RUNTIME_DIR`` of one test, with a short path: a Unix socket's path must fit in
+    107 bytes, which one under pytest's ``tmp_path`` (a level deeper on a pytest-xdist
+    worker) does not always. The caller removes it."""
+    return Path(tempfile.mkdtemp(prefix="ah-"))
 
 
 def fd_count() -> int:

@@ -11,7 +11,9 @@ Every test runs on asyncio and on trio under the ``no_leaks`` fixture, which
   daemon escaping the process group on purpose (``setsid``) kills it itself and
   says so.
 
-Time bounds are the hook's timeout (plus grace) plus a small margin.
+No assertion counts on the machine's pace: a hook cut off at its timeout shows by its
+outcome and by the run coming back long before the hook could have ended on its own
+(``NEVER``); one that answered shows by its answer, back before its timeout.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from typing import Any
 import anyio
 import attrs
 import pytest
-from process_helpers import wait_gone
+from process_helpers import is_gone, wait_gone
 
 from agent_hooks import (
     CommandHook,
@@ -51,7 +53,7 @@ pytestmark = pytest.mark.anyio
 
 PY = sys.executable
 QPY = shlex.quote(PY)
-MARGIN = 2.5  # seconds of slack on top of a computed bound (slow CI, 2 cores)
+NEVER = 30  # seconds a hook that never ends sleeps: back sooner, the run cut it off
 TEN_MB = "x" * (10 * 1024 * 1024)
 
 
@@ -212,7 +214,7 @@ async def test_never_reads_stdin(tmp_path: Path, script: str) -> None:
     d, elapsed = await timed(sh(script, timeout=10), bash_call(blob=TEN_MB), tmp_path)
     assert only(d).outcome is Outcome.OK
     assert d.system_messages == ("done",)
-    assert elapsed < MARGIN
+    assert elapsed < 10  # answered, not held until the timeout
 
 
 async def test_never_reads_stdin_and_never_exits(tmp_path: Path, no_leaks: Tracker) -> None:
@@ -220,7 +222,7 @@ async def test_never_reads_stdin_and_never_exits(tmp_path: Path, no_leaks: Track
     d, elapsed = await timed(hook, bash_call(blob=TEN_MB), tmp_path)
     assert only(d).outcome is Outcome.TIMEOUT
     assert DiagnosticCode.TIMEOUT in codes(d)
-    assert elapsed < 0.5 + MARGIN
+    assert 0.5 <= elapsed < NEVER
 
 
 async def test_reads_part_of_a_10mb_payload(tmp_path: Path) -> None:
@@ -228,7 +230,7 @@ async def test_reads_part_of_a_10mb_payload(tmp_path: Path) -> None:
     d, elapsed = await timed(hook, bash_call(blob=TEN_MB), tmp_path)
     assert only(d).outcome is Outcome.OK
     assert d.system_messages == ("read 1000",)
-    assert elapsed < MARGIN
+    assert elapsed < 10  # answered, not held until the timeout
 
 
 async def test_reads_all_of_a_10mb_payload(tmp_path: Path) -> None:
@@ -261,7 +263,7 @@ async def test_never_exits(tmp_path: Path, no_leaks: Tracker, script: str) -> No
     assert r.outcome is Outcome.TIMEOUT
     assert DiagnosticCode.TIMEOUT in codes(r)
     assert d.context is None  # partial output before the timeout is discarded
-    assert elapsed < 0.5 + MARGIN
+    assert 0.5 <= elapsed < NEVER
 
 
 async def test_ignores_sigterm(tmp_path: Path, no_leaks: Tracker) -> None:
@@ -272,7 +274,7 @@ async def test_ignores_sigterm(tmp_path: Path, no_leaks: Tracker) -> None:
     r = only(d)
     assert r.outcome is Outcome.TIMEOUT
     assert r.exit_code == -signal.SIGKILL
-    assert elapsed < 0.5 + 0.3 + MARGIN
+    assert 0.5 + 0.3 <= elapsed < NEVER
 
 
 async def test_background_job_keeps_stdout_open(tmp_path: Path, no_leaks: Tracker) -> None:
@@ -282,7 +284,7 @@ async def test_background_job_keeps_stdout_open(tmp_path: Path, no_leaks: Tracke
     r = only(d)
     assert r.outcome is Outcome.OK  # the hook itself exited 0: its answer stands
     assert d.system_messages == ("done",)
-    assert elapsed < 1.0 + MARGIN  # no waiting past the timeout
+    assert elapsed < NEVER  # not waiting for the job
     # the job is killed with the process group (checked by no_leaks)
 
 
@@ -306,14 +308,14 @@ print('{"systemMessage": "daemon started"}', flush=True)
 
 async def test_daemon_keeping_stdout_open(tmp_path: Path, no_leaks: Tracker) -> None:
     hook = CommandHook(argv=[PY, "-c", DAEMON, str(no_leaks.file)], timeout=1.0)
-    d, elapsed = await timed(hook, bash_call(), tmp_path)
+    d = await dispatch(hook, bash_call(), tmp_path)
     # It left the process group on purpose: nothing can kill it as part of the
     # group; the run is only cut off from it.  The test cleans it up.
     no_leaks.escaped.update(no_leaks.pids())
+    assert no_leaks.escaped and not any(map(is_gone, no_leaks.escaped))  # back while it ran
     r = only(d)
     assert r.outcome is Outcome.OK
     assert d.system_messages == ("daemon started",)
-    assert elapsed < 1.0 + MARGIN
 
 
 async def test_daemon_keeping_stdout_open_default_timeout(
@@ -322,10 +324,10 @@ async def test_daemon_keeping_stdout_open_default_timeout(
     # Without a short timeout the wait for the pipes after the exit is bounded
     # by the drain period (seconds), far below the timeout.
     hook = CommandHook(argv=[PY, "-c", DAEMON, str(no_leaks.file)])
-    d, elapsed = await timed(hook, bash_call(), tmp_path)
+    d = await dispatch(hook, bash_call(), tmp_path)
     no_leaks.escaped.update(no_leaks.pids())
+    assert no_leaks.escaped and not any(map(is_gone, no_leaks.escaped))  # back while it ran
     assert only(d).outcome is Outcome.OK
-    assert elapsed < 2.0 + MARGIN
 
 
 async def test_closes_stdout_early_then_keeps_running(tmp_path: Path, no_leaks: Tracker) -> None:
@@ -334,7 +336,7 @@ async def test_closes_stdout_early_then_keeps_running(tmp_path: Path, no_leaks: 
     r = only(d)
     assert r.outcome is Outcome.TIMEOUT
     assert d.context is None
-    assert elapsed < 0.5 + MARGIN
+    assert 0.5 <= elapsed < NEVER
 
 
 # --------------------------------------------------------------------------- #
@@ -360,7 +362,7 @@ async def test_one_gigabyte_of_stdout_times_out_bounded(tmp_path: Path) -> None:
     r = only(d)
     assert r.outcome is Outcome.TIMEOUT
     assert d.context is None
-    assert elapsed < 0.5 + MARGIN
+    assert 0.5 <= elapsed < NEVER
 
 
 async def test_flood_on_stderr(tmp_path: Path) -> None:
@@ -519,11 +521,11 @@ async def test_writes_to_the_terminal(tmp_path: Path) -> None:
     )
     d, elapsed = await timed(py(code, timeout=5), bash_call(), tmp_path)
     assert d.system_messages == ("no tty",)
-    assert elapsed < MARGIN
+    assert elapsed < 5  # answered, not stopped on a terminal until the timeout
     hook = sh('echo hi > /dev/tty || echo \'{"systemMessage": "no tty"}\'', timeout=5)
     d, elapsed = await timed(hook, bash_call(), tmp_path)
     assert d.system_messages == ("no tty",)
-    assert elapsed < MARGIN
+    assert elapsed < 5  # answered, not stopped on a terminal until the timeout
 
 
 # --------------------------------------------------------------------------- #
@@ -620,4 +622,4 @@ async def test_many_hostile_hooks_at_once(tmp_path: Path, no_leaks: Tracker) -> 
         Outcome.ERROR,
         Outcome.OK,
     ]
-    assert elapsed < 0.5 + 0.2 + MARGIN
+    assert elapsed < NEVER  # the ones that never end were cut off, none waited for

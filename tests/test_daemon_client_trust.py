@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -23,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from process_helpers import socket_dir
 from test_daemon import DEADLINE, _wait_gone
 
 from agent_hooks._base._version import VERSION
@@ -50,8 +52,7 @@ class Home:
         self.tmp = tmp
         self.project = tmp / "project"
         self.project.mkdir()
-        self.runtime = tmp / "run"
-        self.runtime.mkdir(mode=0o700)
+        self.runtime = socket_dir()
         guard = tmp / "guard.sh"
         guard.write_text(GUARD)
         guard.chmod(0o755)
@@ -135,6 +136,7 @@ class Home:
         if status is not None:
             self.daemon("stop")
             _wait_gone(int(status["pid"]))
+        shutil.rmtree(self.runtime, ignore_errors=True)
 
 
 @pytest.fixture

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -20,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from process_helpers import socket_dir
 from test_daemon import DEADLINE, _alive, _wait_gone
 
 from agent_hooks._base._version import VERSION
@@ -96,8 +98,7 @@ class Lab:
 
     def __init__(self, tmp: Path) -> None:
         self.tmp = tmp
-        runtime = tmp / "run"
-        runtime.mkdir(mode=0o700)
+        self.runtime = runtime = socket_dir()
         self.env = {
             k: v
             for k, v in os.environ.items()
@@ -236,6 +237,7 @@ class Lab:
             pid = lock.read_text().strip()
             if pid.isdigit() and _alive(int(pid)):
                 _wait_gone(int(pid))
+        shutil.rmtree(self.runtime, ignore_errors=True)
 
 
 @pytest.fixture

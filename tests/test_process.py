@@ -2,8 +2,9 @@
 
 Every async test runs three times: on asyncio (with the asyncio-native runner
 it picks there), on asyncio with the portable anyio runner forced (the one used
-where the native runner cannot be), and on trio (portable runner).  Timing
-assertions use generous upper bounds (the point is "bounded", not "fast").
+where the native runner cannot be), and on trio (portable runner).  No assertion
+counts on the machine's pace: a run cut off at its deadline shows by its signal and by
+returning long before the child could have ended on its own.
 Nothing sleeps to wait for concurrency: the tests synchronise on FIFOs and
 pidfds.  What only the native runner does is tested in test_process_asyncio.py.
 """
@@ -43,7 +44,6 @@ from agent_hooks._handlers._process_portable import run_portable
 pytestmark = pytest.mark.anyio
 
 PY = sys.executable
-MARGIN = 2.5  # seconds of slack on top of a computed bound (slow CI, 2 cores)
 PAYLOAD_10MB = bytes(range(256)) * (10 * 1024 * 1024 // 256)
 
 
@@ -144,7 +144,7 @@ async def test_child_not_reading_stdin_then_timeout() -> None:
     result = await run_process(spec("sleep", "100", stdin=PAYLOAD_10MB, timeout=0.5))
     assert result.timed_out
     assert result.signal == signal.SIGKILL
-    assert result.duration < 0.5 + MARGIN
+    assert 0.5 <= result.duration < 100  # killed at the deadline, not waited for
 
 
 async def test_invalid_utf8_bytes_returned_as_is() -> None:
@@ -307,14 +307,14 @@ async def test_never_exits_times_out() -> None:
     assert result.signal == signal.SIGKILL
     assert result.returncode == -signal.SIGKILL
     assert result.stdout == b"before\n"  # output before the kill is kept
-    assert 0.5 <= result.duration < 0.5 + MARGIN
+    assert 0.5 <= result.duration < 100  # killed at the deadline, not waited for
 
 
 async def test_kill_grace_sigterm_is_enough() -> None:
     result = await run_process(spec("sleep", "100", timeout=0.3, kill_grace=30))
     assert result.timed_out
     assert result.signal == signal.SIGTERM
-    assert result.duration < 0.3 + MARGIN  # did not wait the whole grace
+    assert result.duration < 30  # did not wait the whole grace
 
 
 async def test_ignores_sigterm_still_dies() -> None:
@@ -322,7 +322,7 @@ async def test_ignores_sigterm_still_dies() -> None:
     result = await run_process(sh("trap '' TERM; sleep 100", timeout=0.5, kill_grace=0.3))
     assert result.timed_out
     assert result.signal == signal.SIGKILL
-    assert 0.8 <= result.duration < 0.8 + MARGIN
+    assert 0.8 <= result.duration < 100  # timeout + grace, then killed: not waited for
 
 
 async def test_child_writing_during_grace_is_read() -> None:
@@ -340,7 +340,7 @@ async def test_child_writing_during_grace_is_read() -> None:
     assert result.timed_out
     assert result.returncode == 7  # exited from its handler, pipe never blocked it
     assert result.stdout == b"ready\n" + b"x" * 300000
-    assert result.duration < 1.0 + MARGIN
+    assert result.duration < 10  # returned at its exit, not at the end of the grace
 
 
 async def test_closes_stdout_early_then_runs_until_timeout() -> None:
@@ -348,13 +348,13 @@ async def test_closes_stdout_early_then_runs_until_timeout() -> None:
     assert result.timed_out
     assert result.signal == signal.SIGKILL
     assert result.stdout == b"early\n"
-    assert result.duration < 0.5 + MARGIN
+    assert 0.5 <= result.duration < 100  # killed at the deadline, not waited for
 
 
 async def test_background_job_holding_stdout_is_killed_after_drain() -> None:
     result = await run_process(sh("sleep 100 & echo $!", timeout=30, drain_timeout=0.3))
     assert_clean_exit(result)  # not a timeout: the shell itself exited 0
-    assert result.duration < 0.3 + MARGIN
+    assert result.duration < 30  # the drain ended the wait for the pipe, not the timeout
     sleep_pid = int(result.stdout)
     await wait_gone(sleep_pid)  # the group was killed
 
@@ -383,20 +383,22 @@ DAEMON = (
 async def test_detached_daemon_keeping_stdout_open() -> None:
     result = await run_process(spec(PY, "-c", DAEMON, timeout=30, drain_timeout=0.3))
     daemon_pid = int(result.stdout)
+    running = not is_gone(daemon_pid)  # it holds the pipe until it ends
     kill_quietly(daemon_pid)
     assert_clean_exit(result)
-    assert result.duration < 0.3 + MARGIN
+    assert running  # the run returned without waiting for the pipe to close
 
 
 async def test_detached_daemon_and_timeout_bounded_by_drain() -> None:
     script = DAEMON + "time.sleep(100)\n"
     result = await run_process(spec(PY, "-c", script, timeout=1.0, drain_timeout=0.3))
+    running = bool(result.stdout) and not is_gone(int(result.stdout))
     if result.stdout:
         kill_quietly(int(result.stdout))
     assert result.timed_out
     assert result.signal == signal.SIGKILL
     assert result.stdout  # the pid printed before the deadline was drained
-    assert result.duration < 1.0 + 0.3 + MARGIN
+    assert running  # the drain ended the wait: the daemon holding the pipe still ran
 
 
 async def test_zero_timeout() -> None:
@@ -406,7 +408,7 @@ async def test_zero_timeout() -> None:
     assert result.signal == signal.SIGKILL
     assert result.launch_error is None
     assert not result.not_started
-    assert result.duration < MARGIN
+    assert result.duration < 100  # killed, not waited for
 
 
 # --------------------------------------------------------------------------- #
@@ -449,7 +451,7 @@ async def test_cancellation_returns_promptly() -> None:
     with anyio.move_on_after(0.3) as scope:
         await run_process(spec("sleep", "100", timeout=30))
     assert scope.cancelled_caught
-    assert anyio.current_time() - start < 0.3 + MARGIN
+    assert anyio.current_time() - start < 30  # the cancellation ended it, not the timeout
 
 
 async def test_cancelled_caller_spawns_nothing(tmp_path: Path) -> None:
@@ -475,9 +477,9 @@ async def test_waiting_for_a_slot_does_not_spend_the_timeout() -> None:
         # 0.5 s for the slot, then 0.3 s of run: both under the 0.6 s timeout, not their sum.
         result = await run_process(spec("sleep", "0.3", timeout=0.6), limiter=limiter)
     assert_clean_exit(result)
-    assert 0.5 <= result.waited < 0.5 + MARGIN
+    assert result.waited >= 0.5
     assert result.duration - result.waited >= 0.3
-    assert not result.not_started
+    assert not result.not_started  # (so the slot came before the start deadline)
     assert limiter.borrowed_tokens == 0
 
 
@@ -498,7 +500,7 @@ async def test_start_deadline_passes_while_waiting_for_a_slot() -> None:
     assert not result.timed_out
     assert result.returncode is None
     assert result.launch_error is None
-    assert 0.2 <= result.waited == result.duration < 0.2 + MARGIN
+    assert 0.2 <= result.waited == result.duration  # gave up: the slot never came free
     assert started == []
     assert limiter.borrowed_tokens == 0
 
@@ -511,8 +513,8 @@ async def test_start_deadline_defaults_to_the_timeout() -> None:
         result = await run_process(spec("true", timeout=0.2), limiter=limiter)
     finally:
         limiter.release_on_behalf_of(someone_else)
-    assert result.not_started
-    assert 0.2 <= result.duration < 0.2 + MARGIN
+    assert result.not_started  # gave up: the slot never came free
+    assert result.duration >= 0.2
 
 
 async def test_a_free_slot_is_taken_even_past_the_start_deadline() -> None:
@@ -989,7 +991,7 @@ async def test_launch_out_of_descriptors_fails_at_once_when_nothing_else_runs() 
     result, _ = await _process_contract.launch_with_retries(attempt, start + 10)
     assert isinstance(result, OSError) and result.errno == errno.EMFILE
     assert calls == [1]
-    assert anyio.current_time() - start < 1
+    assert anyio.current_time() - start < 10  # not retried until the deadline
 
 
 async def test_launch_out_of_descriptors_gives_up_at_the_deadline() -> None:
@@ -1003,8 +1005,8 @@ async def test_launch_out_of_descriptors_gives_up_at_the_deadline() -> None:
         result, _ = await _process_contract.launch_with_retries(attempt, start + 0.3)
     finally:
         _process_contract.LIVE_RUNS.discard(token)
-    assert isinstance(result, OSError)
-    assert 0.3 <= anyio.current_time() - start < 0.3 + MARGIN
+    assert isinstance(result, OSError)  # gave up: the descriptors never came back
+    assert anyio.current_time() - start >= 0.3
 
 
 async def test_other_launch_errors_are_not_retried() -> None:

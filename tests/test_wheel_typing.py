@@ -28,6 +28,9 @@ from packaging.requirements import Requirement
 
 ROOT = Path(__file__).resolve().parent.parent
 
+# One worker builds the wheel once for all of the module's tests (pytest -n 2).
+pytestmark = pytest.mark.xdist_group("wheel")
+
 GOOD = """
 from collections.abc import Mapping
 from typing import Any
@@ -137,11 +140,18 @@ def _copy_dependencies(requirements: list[str], site: Path) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def installed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    """(the fresh environment's python, a scratch directory outside the repository)."""
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The wheel, built once for the module's tests, in a directory of its own outside
+    the repository."""
     work = tmp_path_factory.mktemp("wheel")
     assert ROOT not in work.parents
-    wheel = _build_wheel(work)
+    return _build_wheel(work)
+
+
+@pytest.fixture(scope="module")
+def installed(wheel: Path) -> tuple[Path, Path]:
+    """(the fresh environment's python, a scratch directory outside the repository)."""
+    work = wheel.parent
     env = work / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(env)], check=True)
     python = env / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
@@ -194,8 +204,7 @@ def _mypy(python: Path, program: Path, source: str) -> subprocess.CompletedProce
     )
 
 
-def test_the_wheel_ships_py_typed(tmp_path: Path) -> None:
-    wheel = _build_wheel(tmp_path)
+def test_the_wheel_ships_py_typed(wheel: Path) -> None:
     with zipfile.ZipFile(wheel) as z:
         names = z.namelist()
     assert "agent_hooks/py.typed" in names

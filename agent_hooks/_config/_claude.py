@@ -28,9 +28,9 @@ from .._wire._dialects import CLAUDE, Dialect
 from ._claude_format import settings_builder, settings_probe
 from ._common import (
     PRECEDENCE,
+    HookFile,
     disable_config,
     file_project,
-    load_source,
 )
 from ._snapshot import LoadedConfig, combine
 from ._trust import TrustArg, TrustPolicy
@@ -39,6 +39,11 @@ if TYPE_CHECKING:
     from ._plugin import Plugin
 
 __all__ = ["load_claude", "load_claude_settings"]
+
+
+_SETTINGS = HookFile(
+    format="claude-settings", dialect=CLAUDE, builder=settings_builder, probe=settings_probe
+)
 
 
 def _settings_scope(path: str, project_dir: str | None) -> tuple[str, str | None]:
@@ -65,18 +70,14 @@ def _load_settings(
     dialect: Dialect,
     data: bytes | None = None,
 ) -> tuple[LoadedConfig, dict[str, Any]]:
-    config, built = load_source(
+    config, built = attrs.evolve(_SETTINGS, dialect=dialect).load_as(
         path,
-        format="claude-settings",
         scope=scope,
-        dialect=dialect,
-        builder=settings_builder,
-        precedence=precedence,
         project_dir=project_dir,
+        precedence=precedence,
         trust=trust,
         kinds=kinds,
         data=data,
-        probe=settings_probe,
     )
     return config, (built.flags if built is not None else {})
 

@@ -7,7 +7,17 @@ import contextlib
 import os
 from collections.abc import Callable
 
-__all__ = ["replace_file", "state_home", "sync_directory"]
+__all__ = ["replace_file", "state_home", "sync_directory", "within"]
+
+
+def within(path: str, directory: str) -> bool:
+    """``path`` is ``directory`` or lies below it, the two compared as they are written
+    (absolute, no link resolved). The callers choose which forms to pair, and differ on
+    purpose: the loaders pair as-written with as-written and resolved with resolved (a
+    link inside a project is that project's file, ``_config._common._under``); doctor
+    pairs every form with every form (a command reached through a link either way is
+    the repository's, ``_bridges._cli._doctor._inside``)."""
+    return path == directory or path.startswith(directory.rstrip(os.sep) + os.sep)
 
 
 def state_home() -> str:

@@ -19,6 +19,7 @@ import attrs
 
 from .._base._diagnostics import Diagnostic, DiagnosticCode, Severity
 from .._base._errors import UnknownEventError
+from .._base._files import within
 from .._dispatch._registry import MatcherGroup, Source, SourcedGroups, untyped_notes
 from .._events._untyped import AnyEvent, UntypedEvent, resolve_event
 from .._handlers._kinds import HandlerKinds, KindContext, KindFactory, build_handler
@@ -283,10 +284,10 @@ def _dangling_link(path: str) -> str | None:
 
 
 def _under(path: str, directory: str) -> bool:
-    for a, b in ((path, directory), (os.path.realpath(path), os.path.realpath(directory))):
-        if a == b or a.startswith(b.rstrip(os.sep) + os.sep):
-            return True
-    return False
+    """Both as written, or both resolved (never one of each: a link inside a project is
+    that project's file, :func:`is_inside`)."""
+    real = os.path.realpath
+    return within(path, directory) or within(real(path), real(directory))
 
 
 def _home(home: str | os.PathLike[str] | None) -> str | None:
@@ -906,7 +907,10 @@ class _Outcome:
     def source(self) -> Source:
         r = self.reading
         return Source(
-            label=r.path, precedence=self.precedence, dialect=self.file.dialect, env=dict(r.env or {})
+            label=r.path,
+            precedence=self.precedence,
+            dialect=self.file.dialect,
+            env=dict(r.env or {}),
         )
 
     @property

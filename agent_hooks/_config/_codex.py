@@ -38,7 +38,7 @@ from ._common import (
 from ._snapshot import LoadedConfig, combine
 from ._trust import TrustArg, TrustPolicy
 
-__all__ = ["codex_toml_builder", "load_codex", "load_codex_dir", "load_codex_toml"]
+__all__ = ["TOML_FILE", "codex_toml_builder", "load_codex", "load_codex_dir"]
 
 
 def _toml() -> Any:
@@ -110,7 +110,7 @@ _JSON = HookFile(
     probe=json_has_hooks,
     scope_given_keeps_project=True,
 )
-_TOML = HookFile(
+TOML_FILE = HookFile(
     format="codex-toml",
     dialect=CODEX,
     builder=codex_toml_builder,
@@ -132,31 +132,8 @@ def load_codex(
     """A Codex ``hooks.json`` (a ``.toml`` path is read as ``config.toml``)."""
     label = os.fspath(path)
     if label.endswith(".toml"):
-        return load_codex_toml(
-            label,
-            scope=scope,
-            project_dir=project_dir,
-            precedence=precedence,
-            trust=trust,
-            kinds=kinds,
-            data=data,
-        )
+        return TOML_FILE.load(label, scope, project_dir, precedence, trust, kinds, data)[0]
     config, _ = _JSON.load(label, scope, project_dir, precedence, trust, kinds, data)
-    return config
-
-
-def load_codex_toml(
-    path: str | os.PathLike[str],
-    *,
-    scope: str | None = None,
-    project_dir: str | os.PathLike[str] | None = None,
-    precedence: int | None = None,
-    trust: TrustArg = None,
-    kinds: HandlerKinds | None = None,
-    data: bytes | None = None,
-) -> LoadedConfig:
-    """The ``[hooks]`` tables of a Codex ``config.toml``."""
-    config, _ = _TOML.load(path, scope, project_dir, precedence, trust, kinds, data)
     return config
 
 

@@ -435,7 +435,7 @@ HARNESSES: Mapping[str, Harness] = {
             title="OpenAI Codex",
             formats=(
                 FileFormat("codex-json", "_codex:load_codex", places=(".codex/*",)),
-                FileFormat("codex-toml", "_codex:load_codex_toml", suffixes=(".toml",)),
+                FileFormat("codex-toml", "_codex:TOML_FILE", suffixes=(".toml",)),
             ),
             locations=(
                 _at(".codex/hooks.json", "project"),
@@ -488,8 +488,8 @@ HARNESSES: Mapping[str, Harness] = {
                     extras=("agent",),
                     suffixes=(".yaml", ".yml"),  # (which of its three: _load.detect_format)
                 ),
-                FileFormat("docker-settings", "_docker:load_docker_settings"),
-                FileFormat("docker-dropin", "_docker:load_docker_dropin"),
+                FileFormat("docker-settings", "_docker:SETTINGS_FILE"),
+                FileFormat("docker-dropin", "_docker:DROPIN_FILE"),
             ),
             walker="_docker:load_docker",
             options={

@@ -31,6 +31,7 @@ from ._common import (
     ConfigTooLarge,
     HookFile,
     check_document,
+    decode_text,
     describe,
     json_has_hooks,
     parse_hooks_mapping,
@@ -55,15 +56,11 @@ def codex_toml_builder(data: bytes, ctx: BuildContext) -> Built:
             "reading TOML needs the 'tomli' package on Python < 3.11 (pip install tomli)",
         )
         return Built()
-    try:
-        text = data.decode("utf-8-sig")
-        doc = toml.loads(text)
-    except UnicodeDecodeError as exc:
-        ctx.report(
-            DiagnosticCode.CONFIG_READ_FAILED,
-            f"not UTF-8 text ({exc.reason} at byte {exc.start}); file skipped",
-        )
+    text = decode_text(data, ctx)
+    if text is None:
         return Built()
+    try:
+        doc = toml.loads(text)
     except toml.TOMLDecodeError as exc:
         line = getattr(exc, "lineno", None)
         ctx.report(

@@ -595,19 +595,27 @@ def parse_hooks_mapping(hooks: object, prefix: str, ctx: BuildContext) -> list[M
     return groups
 
 
+def decode_text(data: bytes, ctx: BuildContext) -> str | None:
+    """The file's text (UTF-8, a byte-order mark dropped); ``None`` (diagnosed, the file
+    skipped) when it is not UTF-8."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        ctx.report(
+            DiagnosticCode.CONFIG_READ_FAILED,
+            f"not UTF-8 text ({exc.reason} at byte {exc.start}); file skipped",
+        )
+        return None
+
+
 def decode_json(data: bytes, ctx: BuildContext, *, comments: bool = False) -> Any:
     """The parsed document, or :data:`ParseFailed` (diagnosed with line and column).
 
     ``comments``: the harness reads the file as JSON with ``//`` and ``/* */`` comments
     (:func:`~agent_hooks._wire._json.loads_jsonc`; Gemini CLI's and Qwen Code's
     settings); otherwise a comment is invalid JSON, as it is to the harness."""
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        ctx.report(
-            DiagnosticCode.CONFIG_READ_FAILED,
-            f"not UTF-8 text ({exc.reason} at byte {exc.start}); file skipped",
-        )
+    text = decode_text(data, ctx)
+    if text is None:
         return ParseFailed
     if not text.strip():
         return {}

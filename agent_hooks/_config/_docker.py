@@ -68,6 +68,7 @@ from ._common import (
     ConfigTooLarge,
     HookFile,
     ParseFailed,
+    decode_text,
     describe,
     join,
     parse_event_key,
@@ -205,13 +206,8 @@ def decode_yaml(data: bytes, ctx: BuildContext) -> Any:
     except ImportError:
         ctx.report(DiagnosticCode.CONFIG_READ_FAILED, YAML_MISSING + "; file skipped")
         return ParseFailed
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        ctx.report(
-            DiagnosticCode.CONFIG_READ_FAILED,
-            f"not UTF-8 text ({exc.reason} at byte {exc.start}); file skipped",
-        )
+    text = decode_text(data, ctx)
+    if text is None:
         return ParseFailed
     try:
         doc = load_yaml(text)

@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 from agent_hooks import DiagnosticCode, HookEvent, PreToolUseInput, Severity
-from agent_hooks._config._codex import load_codex_dir, load_codex_toml
+from agent_hooks._config._codex import load_codex_dir
+from agent_hooks._config._compat import load_codex_toml
 from agent_hooks._config._discover import discover
 from agent_hooks._config._load import load
 from agent_hooks._config._trust import TrustPolicy

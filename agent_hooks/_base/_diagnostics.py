@@ -21,6 +21,7 @@ __all__ = [
     "DiagnosticCode",
     "Severity",
     "log_errors",
+    "one_line",
 ]
 
 DIAGNOSTICS_LOGGER = "agent_hooks.diagnostics"
@@ -234,3 +235,8 @@ def log_errors(diagnostics: Iterable[Diagnostic], what: str) -> None:
             level = logging.ERROR if d.code in LOGGED_AS_ERRORS else logging.WARNING
             if log.isEnabledFor(level):
                 log.log(level, "agent_hooks %s: %s", what, d, extra={"diagnostic": d})
+
+
+def one_line(text: str) -> str:
+    """``text`` on one line: line breaks written as ``\\n`` (a message for stderr or a log)."""
+    return text.replace("\r\n", "\n").replace("\r", "\n").replace("\n", "\\n")

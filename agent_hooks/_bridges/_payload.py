@@ -17,7 +17,7 @@ from typing import Any
 
 import attrs
 
-from .._base._diagnostics import Diagnostic, DiagnosticCode, Severity
+from .._base._diagnostics import Diagnostic, DiagnosticCode, Severity, one_line
 from .._base._errors import InvalidPayloadError, UnknownEventError
 from .._dispatch._compiled import CompiledRegistry
 from .._dispatch._decision import Decision
@@ -356,11 +356,6 @@ def _diag_json(d: Diagnostic) -> dict[str, Any]:
         "location": d.location,
         "handler": d.handler,
     }
-
-
-def one_line(text: str) -> str:
-    """``text`` on one line: line breaks written as ``\\n``."""
-    return text.replace("\r\n", "\n").replace("\r", "\n").replace("\n", "\\n")
 
 
 def diagnostic_lines(result: BridgeResult) -> list[str]:

@@ -26,12 +26,7 @@ from .._base._diagnostics import DiagnosticCode, Severity
 from .._handlers._kinds import HandlerKinds
 from .._wire._dialects import CLAUDE, Dialect
 from ._claude_format import settings_builder, settings_probe
-from ._common import (
-    PRECEDENCE,
-    disable_config,
-    file_project,
-    load_source,
-)
+from ._common import PRECEDENCE, Built, HookFile, disable_config, file_project
 from ._snapshot import LoadedConfig, combine
 from ._trust import TrustArg, TrustPolicy
 
@@ -39,6 +34,11 @@ if TYPE_CHECKING:
     from ._plugin import Plugin
 
 __all__ = ["load_claude", "load_claude_settings"]
+
+
+_SETTINGS = HookFile(
+    format="claude-settings", dialect=CLAUDE, builder=settings_builder, probe=settings_probe
+)
 
 
 def _settings_scope(path: str, project_dir: str | None) -> tuple[str, str | None]:
@@ -54,31 +54,8 @@ def _settings_scope(path: str, project_dir: str | None) -> tuple[str, str | None
     return "user", project_dir
 
 
-def _load_settings(
-    path: str | os.PathLike[str],
-    *,
-    scope: str,
-    project_dir: str | None,
-    precedence: int | None,
-    trust: TrustArg,
-    kinds: HandlerKinds | None,
-    dialect: Dialect,
-    data: bytes | None = None,
-) -> tuple[LoadedConfig, dict[str, Any]]:
-    config, built = load_source(
-        path,
-        format="claude-settings",
-        scope=scope,
-        dialect=dialect,
-        builder=settings_builder,
-        precedence=precedence,
-        project_dir=project_dir,
-        trust=trust,
-        kinds=kinds,
-        data=data,
-        probe=settings_probe,
-    )
-    return config, (built.flags if built is not None else {})
+def _flags(built: Built | None) -> dict[str, Any]:
+    return built.flags if built is not None else {}
 
 
 def load_claude_settings(
@@ -106,17 +83,16 @@ def load_claude_settings(
     pdir = os.fspath(project_dir) if project_dir is not None else None
     if not scope:
         scope, pdir = _settings_scope(label, pdir)
-    config, flags = _load_settings(
+    config, built = attrs.evolve(_SETTINGS, dialect=dialect).load_as(
         label,
         scope=scope,
         project_dir=pdir,
         precedence=precedence,
         trust=trust,
         kinds=kinds,
-        dialect=dialect,
         data=data,
     )
-    if flags.get("disableAllHooks") is True:
+    if _flags(built).get("disableAllHooks") is True:
         config = disable_config(
             config, "disableAllHooks is true in this file", DiagnosticCode.HOOKS_DISABLED
         )
@@ -151,16 +127,10 @@ def load_claude(
     entries: list[tuple[str, LoadedConfig, dict[str, Any], Plugin | None]] = []
 
     def settings(path: str | os.PathLike[str], scope: str) -> None:
-        cfg, flags = _load_settings(
-            path,
-            scope=scope,
-            project_dir=pdir,
-            precedence=None,
-            trust=policy,
-            kinds=kinds,
-            dialect=CLAUDE,
+        cfg, built = _SETTINGS.load_as(
+            path, scope=scope, project_dir=pdir, trust=policy, kinds=kinds
         )
-        entries.append((scope, cfg, flags, None))
+        entries.append((scope, cfg, _flags(built), None))
 
     if managed_policy is not None:
         settings(managed_policy, "managed")

@@ -102,21 +102,20 @@ def load_hooks_file(
     """A stand-alone Claude-shaped hooks file (``claude-hooks``): a project's when it lies
     inside ``project_dir``, else named by the caller (``explicit``)."""
     from .._wire._dialects import CLAUDE
-    from ._common import is_inside, json_has_hooks, load_source
+    from ._common import HookFile, is_inside, json_has_hooks
 
     sc = scope or (
         "project" if project_dir is not None and is_inside(path, project_dir) else "explicit"
     )
-    return load_source(
+    file = HookFile(
+        format="claude-hooks", dialect=CLAUDE, builder=hooks_file_builder, probe=json_has_hooks
+    )
+    return file.load_as(
         path,
-        format="claude-hooks",
         scope=sc,
-        dialect=CLAUDE,
-        builder=hooks_file_builder,
-        precedence=precedence,
         project_dir=project_dir,
+        precedence=precedence,
         trust=trust,
         kinds=kinds,
         data=data,
-        probe=json_has_hooks,
     )[0]

@@ -31,6 +31,7 @@ from ._common import (
     ConfigTooLarge,
     HookFile,
     check_document,
+    decode_text,
     describe,
     json_has_hooks,
     parse_hooks_mapping,
@@ -38,7 +39,7 @@ from ._common import (
 from ._snapshot import LoadedConfig, combine
 from ._trust import TrustArg, TrustPolicy
 
-__all__ = ["codex_toml_builder", "load_codex", "load_codex_dir", "load_codex_toml"]
+__all__ = ["TOML_FILE", "codex_toml_builder", "load_codex", "load_codex_dir"]
 
 
 def _toml() -> Any:
@@ -55,15 +56,11 @@ def codex_toml_builder(data: bytes, ctx: BuildContext) -> Built:
             "reading TOML needs the 'tomli' package on Python < 3.11 (pip install tomli)",
         )
         return Built()
-    try:
-        text = data.decode("utf-8-sig")
-        doc = toml.loads(text)
-    except UnicodeDecodeError as exc:
-        ctx.report(
-            DiagnosticCode.CONFIG_READ_FAILED,
-            f"not UTF-8 text ({exc.reason} at byte {exc.start}); file skipped",
-        )
+    text = decode_text(data, ctx)
+    if text is None:
         return Built()
+    try:
+        doc = toml.loads(text)
     except toml.TOMLDecodeError as exc:
         line = getattr(exc, "lineno", None)
         ctx.report(
@@ -110,7 +107,7 @@ _JSON = HookFile(
     probe=json_has_hooks,
     scope_given_keeps_project=True,
 )
-_TOML = HookFile(
+TOML_FILE = HookFile(
     format="codex-toml",
     dialect=CODEX,
     builder=codex_toml_builder,
@@ -132,31 +129,8 @@ def load_codex(
     """A Codex ``hooks.json`` (a ``.toml`` path is read as ``config.toml``)."""
     label = os.fspath(path)
     if label.endswith(".toml"):
-        return load_codex_toml(
-            label,
-            scope=scope,
-            project_dir=project_dir,
-            precedence=precedence,
-            trust=trust,
-            kinds=kinds,
-            data=data,
-        )
+        return TOML_FILE.load(label, scope, project_dir, precedence, trust, kinds, data)[0]
     config, _ = _JSON.load(label, scope, project_dir, precedence, trust, kinds, data)
-    return config
-
-
-def load_codex_toml(
-    path: str | os.PathLike[str],
-    *,
-    scope: str | None = None,
-    project_dir: str | os.PathLike[str] | None = None,
-    precedence: int | None = None,
-    trust: TrustArg = None,
-    kinds: HandlerKinds | None = None,
-    data: bytes | None = None,
-) -> LoadedConfig:
-    """The ``[hooks]`` tables of a Codex ``config.toml``."""
-    config, _ = _TOML.load(path, scope, project_dir, precedence, trust, kinds, data)
     return config
 
 

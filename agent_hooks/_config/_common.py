@@ -19,6 +19,7 @@ import attrs
 
 from .._base._diagnostics import Diagnostic, DiagnosticCode, Severity
 from .._base._errors import UnknownEventError
+from .._base._files import within
 from .._dispatch._registry import MatcherGroup, Source, SourcedGroups, untyped_notes
 from .._events._untyped import AnyEvent, UntypedEvent, resolve_event
 from .._handlers._kinds import HandlerKinds, KindContext, KindFactory, build_handler
@@ -38,6 +39,7 @@ __all__ = [
     "PRECEDENCE",
     "PROJECT_MARKERS",
     "PROJECT_SCOPES",
+    "Reading",
     "BuildContext",
     "Built",
     "ConfigTooLarge",
@@ -282,10 +284,10 @@ def _dangling_link(path: str) -> str | None:
 
 
 def _under(path: str, directory: str) -> bool:
-    for a, b in ((path, directory), (os.path.realpath(path), os.path.realpath(directory))):
-        if a == b or a.startswith(b.rstrip(os.sep) + os.sep):
-            return True
-    return False
+    """Both as written, or both resolved (never one of each: a link inside a project is
+    that project's file, :func:`is_inside`)."""
+    real = os.path.realpath
+    return within(path, directory) or within(real(path), real(directory))
 
 
 def _home(home: str | os.PathLike[str] | None) -> str | None:
@@ -593,19 +595,27 @@ def parse_hooks_mapping(hooks: object, prefix: str, ctx: BuildContext) -> list[M
     return groups
 
 
+def decode_text(data: bytes, ctx: BuildContext) -> str | None:
+    """The file's text (UTF-8, a byte-order mark dropped); ``None`` (diagnosed, the file
+    skipped) when it is not UTF-8."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        ctx.report(
+            DiagnosticCode.CONFIG_READ_FAILED,
+            f"not UTF-8 text ({exc.reason} at byte {exc.start}); file skipped",
+        )
+        return None
+
+
 def decode_json(data: bytes, ctx: BuildContext, *, comments: bool = False) -> Any:
     """The parsed document, or :data:`ParseFailed` (diagnosed with line and column).
 
     ``comments``: the harness reads the file as JSON with ``//`` and ``/* */`` comments
     (:func:`~agent_hooks._wire._json.loads_jsonc`; Gemini CLI's and Qwen Code's
     settings); otherwise a comment is invalid JSON, as it is to the harness."""
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        ctx.report(
-            DiagnosticCode.CONFIG_READ_FAILED,
-            f"not UTF-8 text ({exc.reason} at byte {exc.start}); file skipped",
-        )
+    text = decode_text(data, ctx)
+    if text is None:
         return ParseFailed
     if not text.strip():
         return {}
@@ -762,32 +772,38 @@ def _listed_only(kind: str) -> KindFactory:
     return factory
 
 
-def load_source(
-    path: str | os.PathLike[str],
-    *,
-    format: str,
-    scope: str,
-    dialect: Dialect,
-    builder: Builder,
-    precedence: int | None = None,
-    project_dir: str | None = None,
-    trust: TrustPolicy | TrustStore | bool | None = None,
-    kinds: HandlerKinds | None = None,
-    env: Mapping[str, str] | None = None,
-    plugin_root: str | None = None,
-    plugin_data: str | None = None,
-    data: bytes | None = None,
-    extra_trust: Callable[[str], bool] | None = None,
-    extra_trust_status: str = "trusted",
-    transform: Callable[[HandlerNode], HandlerNode] | None = None,
-    probe: Callable[[bytes], bool] | None = None,
-) -> tuple[LoadedConfig, Built | None]:
-    """Read a file once, check trust on those bytes, build groups from those same bytes.
+@attrs.frozen(kw_only=True)
+class Reading:
+    """One file to load and how (:func:`load_source`): where it lies, its scope and
+    project, its trust policy and handler kinds, and what a caller adds."""
 
-    ``probe`` tells whether the bytes hold any hooks at all: a project file
+    path: str
+    scope: str
+    project_dir: str | None = None
+    precedence: int | None = None
+    """``None``: the :class:`HookFile`'s, else its scope's (:data:`PRECEDENCE`)."""
+    trust: TrustPolicy | TrustStore | bool | None = None
+    kinds: HandlerKinds | None = None
+    data: bytes | None = None
+    """The file's bytes when the caller already read them."""
+    env: Mapping[str, str] | None = None
+    """Variables the file's hooks get (a plugin's root)."""
+    plugin_root: str | None = None
+    plugin_data: str | None = None
+    extra_trust: Callable[[str], bool] | None = None
+    """``extra_trust(sha)`` may trust a file the policy does not (hel's own trust file);
+    the file's ``trust`` then reads ``extra_trust_status``."""
+    extra_trust_status: str = "trusted"
+    transform: Callable[[HandlerNode], HandlerNode] | None = None
+    """Applied to every node built (a plugin keeps its copies of commands apart)."""
+
+
+def load_source(file: HookFile, reading: Reading) -> tuple[LoadedConfig, Built | None]:
+    """Read a file once, check trust on those bytes, build groups from those same bytes,
+    and make the one-file snapshot of it.
+
+    The file's ``probe`` tells whether the bytes hold any hooks at all: a project file
     without hooks (a ``settings.json`` with permissions only) needs no trust.
-    ``extra_trust(sha)`` may trust a file the policy does not (hel's own trust
-    file); the file's ``trust`` then reads ``extra_trust_status``.
 
     An untrusted file contributes no groups; it is still parsed and validated, with
     :func:`inspection_kinds` (nothing is imported or run), into the snapshot's
@@ -797,162 +813,212 @@ def load_source(
     builder made (``None`` when nothing was built, or the file is untrusted). The
     snapshot has no ``recipe``: :func:`load` and :func:`discover` give theirs.
     """
-    label = os.fspath(path)
+    r = reading
+    out = _Outcome(file, r)
+    needs_trust = r.scope in PROJECT_SCOPES and r.project_dir is not None
+    data = r.data
+    if data is None:
+        read = _read(r.path)
+        if read is None:
+            return LoadedConfig(), None
+        if isinstance(read, Diagnostic):
+            out.diagnostics.append(read)
+            return out.snapshot("unreadable", trust="unknown" if needs_trust else "not-needed")
+        data = read
+    if len(data) > MAX_CONFIG_BYTES:
+        # Refused before anything parses it (nor is its hash worth recording).
+        out.diagnostics.append(_too_large(r.path, f"more than {MAX_CONFIG_BYTES:,} bytes"))
+        return out.snapshot("invalid", trust="unknown" if needs_trust else "not-needed")
+    sha = TrustStore.digest(data)
+    if not (needs_trust and r.project_dir is not None and _probe(file.probe, data)):
+        return out.built(data, sha, "not-needed", None)
+    owner, rel = r.project_dir, _relative(r.path, r.project_dir)
+    if rel == ".." or rel.startswith("../") or os.path.isabs(rel):
+        # A link out of its project: the file it points to is what runs, so that
+        # file's own project decides (a link cannot lend its project's trust).
+        target = file_project(os.path.realpath(r.path))
+        if target is not None:
+            owner, rel = target, _relative(r.path, target)
+    trusted, store_diags = TrustPolicy.coerce(r.trust).check(owner, rel, sha)
+    if trusted:
+        return out.built(data, sha, "trusted", owner)
+    if r.extra_trust is not None and r.extra_trust(sha):
+        return out.built(data, sha, r.extra_trust_status, owner)
+    out.diagnostics.extend(store_diags)
+    out.diagnostics.append(
+        Diagnostic(
+            code=DiagnosticCode.UNTRUSTED,
+            message=(
+                f"project hooks in {rel} were not loaded: the workspace {owner} is not "
+                f"trusted for this content (sha256 {sha[:12]}...); " + trust_hint(owner, rel)
+            ),
+            severity=Severity.WARNING,
+            source=r.path,
+        )
+    )
+    return out.inspected(data, sha)
 
-    prec = PRECEDENCE.get(scope, 300) if precedence is None else precedence
-    diags: list[Diagnostic] = []
 
-    trusted_as_project: list[str] = []  # the project this file passed the trust gate for
-    verdicts: dict[str, bool] = {}
+def _read(label: str) -> bytes | Diagnostic | None:
+    """The file's bytes (:func:`read_settled`); ``None``: it is absent; a diagnostic: it
+    cannot be read, or not whole."""
+    try:
+        data, torn = read_settled(label)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return Diagnostic(
+            code=DiagnosticCode.CONFIG_READ_FAILED,
+            message=f"cannot read the file ({exc.strerror or exc}); its hooks were not loaded",
+            severity=Severity.ERROR,
+            source=label,
+        )
+    return data if torn is None else unreadable_whole(label, torn)
 
-    def trusts_directory(directory: str) -> bool:
+
+def _too_large(label: str, why: str) -> Diagnostic:
+    return Diagnostic(
+        code=DiagnosticCode.CONFIG_READ_FAILED,
+        message=too_large_message(f"configuration too large: {why}"),
+        severity=Severity.ERROR,
+        source=label,
+    )
+
+
+@attrs.define
+class _DirectoryTrust:
+    """Whether Python code under a directory may be imported: the project the file
+    passed the trust gate for, or one the policy trusts (each asked once)."""
+
+    trust: TrustPolicy | TrustStore | bool | None
+    granted: str | None
+    verdicts: dict[str, bool] = attrs.Factory(dict)
+
+    def __call__(self, directory: str) -> bool:
         key = os.path.realpath(directory)
-        if key not in verdicts:
-            verdicts[key] = any(
-                os.path.realpath(p) == key for p in trusted_as_project
-            ) or TrustPolicy.coerce(trust).trusts_directory(key)
-        return verdicts[key]
+        if key not in self.verdicts:
+            self.verdicts[key] = (
+                self.granted is not None and os.path.realpath(self.granted) == key
+            ) or TrustPolicy.coerce(self.trust).trusts_directory(key)
+        return self.verdicts[key]
 
-    def _build(data: bytes, kinds: HandlerKinds | None, sink: list[Diagnostic]) -> Built:
+
+@attrs.define
+class _Outcome:
+    """The snapshot of one file taking shape: its diagnostics, then its groups."""
+
+    file: HookFile
+    reading: Reading
+    diagnostics: list[Diagnostic] = attrs.Factory(list)
+
+    @property
+    def source(self) -> Source:
+        r = self.reading
+        return Source(
+            label=r.path,
+            precedence=self.precedence,
+            dialect=self.file.dialect,
+            env=dict(r.env or {}),
+        )
+
+    @property
+    def precedence(self) -> int:
+        given = self.file.precedence if self.reading.precedence is None else self.reading.precedence
+        return PRECEDENCE.get(self.reading.scope, 300) if given is None else given
+
+    def build(
+        self, data: bytes, kinds: HandlerKinds | None, sink: list[Diagnostic], granted: str | None
+    ) -> Built:
+        """The file's builder run on ``data`` (a file over a size limit: nothing)."""
+        r = self.reading
         ctx = BuildContext(
-            label=label,
-            dialect=dialect,
+            label=r.path,
+            dialect=self.file.dialect,
             kinds=kinds,
             diagnostics=sink,
-            project_dir=project_dir,
-            config_dir=os.path.dirname(os.path.abspath(label)),
-            plugin_root=plugin_root,
-            plugin_data=plugin_data,
-            trusts_directory=trusts_directory,
+            project_dir=r.project_dir,
+            config_dir=os.path.dirname(os.path.abspath(r.path)),
+            plugin_root=r.plugin_root,
+            plugin_data=r.plugin_data,
+            trusts_directory=_DirectoryTrust(r.trust, granted),
         )
         start = len(sink)
         try:
-            built = builder(data, ctx)
+            built = self.file.builder(data, ctx)
         except ConfigTooLarge as exc:
             # A partial load of a file this big would be arbitrary: refuse all of it (and
             # drop what was said about the part read so far).
             del sink[start:]
-            sink.append(too_large(str(exc)))
+            sink.append(_too_large(r.path, str(exc)))
             return Built()
-        if transform is not None:
+        if r.transform is not None:
             built.groups = [
-                attrs.evolve(g, nodes=tuple(transform(n) for n in g.nodes)) for g in built.groups
+                attrs.evolve(g, nodes=tuple(map(r.transform, g.nodes))) for g in built.groups
             ]
         return built
 
-    source = Source(label=label, precedence=prec, dialect=dialect, env=dict(env or {}))
-
-    def result(
-        status: str,
-        sha: str | None,
-        built: Built | None,
-        trust_status: str = "not-needed",
-        skipped: tuple[SourcedGroups, ...] = (),
+    def built(
+        self, data: bytes, sha: str, trust: str, granted: str | None
     ) -> tuple[LoadedConfig, Built | None]:
-        groups = tuple(built.groups) if built is not None else ()
-        file = LoadedFile(
-            path=label,
-            format=(built.format if built is not None and built.format else format),
-            scope=scope,
-            sha256=sha,
-            status=status,
-            project_dir=project_dir,
-            precedence=prec,
-            handlers=count_handlers(groups),
-            trust=trust_status,
+        """The snapshot of a file that loads (trusted, or needing no trust)."""
+        built = self.build(data, self.reading.kinds, self.diagnostics, granted)
+        failed = any(
+            d.code is DiagnosticCode.CONFIG_READ_FAILED and d.source == self.reading.path
+            for d in self.diagnostics
         )
-        sg = SourcedGroups(
-            source=source, groups=groups, diagnostics=(*diags, *untyped_notes(groups, source))
-        )
-        config = LoadedConfig(sources=(sg,), files=(file,), skipped=skipped)
-        return config, built
+        return self.snapshot("invalid" if failed else "loaded", sha, built, trust)
 
-    def too_large(why: str) -> Diagnostic:
-        return Diagnostic(
-            code=DiagnosticCode.CONFIG_READ_FAILED,
-            message=too_large_message(f"configuration too large: {why}"),
-            severity=Severity.ERROR,
-            source=label,
-        )
-
-    needs_trust = scope in PROJECT_SCOPES and project_dir is not None
-
-    if data is None:
+    def inspected(self, data: bytes, sha: str) -> tuple[LoadedConfig, Built | None]:
+        """The snapshot of an untrusted file: no groups; what it holds, parsed all the
+        same (parsing runs nothing), in ``skipped`` for inspection only, never in the way
+        of the verdict, whatever the content."""
+        seen: list[Diagnostic] = []
         try:
-            data, torn = read_settled(label)
-        except FileNotFoundError:
-            return LoadedConfig(), None
-        except OSError as exc:
-            diags.append(
+            groups = self.build(data, inspection_kinds(self.reading.kinds), seen, None).groups
+        except Exception as exc:  # a builder's bug: say so, keep the verdict
+            groups = []
+            seen.append(
                 Diagnostic(
                     code=DiagnosticCode.CONFIG_READ_FAILED,
-                    message=f"cannot read the file ({exc.strerror or exc}); its hooks were not loaded",
+                    message=f"could not be parsed for inspection ({type(exc).__name__}: {exc})",
                     severity=Severity.ERROR,
-                    source=label,
+                    source=self.reading.path,
                 )
             )
-            return result("unreadable", None, None, "unknown" if needs_trust else "not-needed")
-        if torn is not None:
-            diags.append(unreadable_whole(label, torn))
-            return result("unreadable", None, None, "unknown" if needs_trust else "not-needed")
-    if len(data) > MAX_CONFIG_BYTES:
-        # Refused before anything parses it (nor is its hash worth recording).
-        diags.append(too_large(f"more than {MAX_CONFIG_BYTES:,} bytes"))
-        return result("invalid", None, None, "unknown" if needs_trust else "not-needed")
-    sha = TrustStore.digest(data)
-    trust_status = "not-needed"
-    if needs_trust and project_dir is not None and _probe(probe, data):
-        policy = TrustPolicy.coerce(trust)
-        owner, rel = project_dir, _relative(label, project_dir)
-        if rel == ".." or rel.startswith("../") or os.path.isabs(rel):
-            # A link out of its project: the file it points to is what runs, so that
-            # file's own project decides (a link cannot lend its project's trust).
-            target = file_project(os.path.realpath(label))
-            if target is not None:
-                owner, rel = target, _relative(label, target)
-        trusted, store_diags = policy.check(owner, rel, sha)
-        trust_status = "trusted"
-        if not trusted and extra_trust is not None and extra_trust(sha):
-            trusted, trust_status = True, extra_trust_status
-        if not trusted:
-            diags.extend(store_diags)
-            diags.append(
-                Diagnostic(
-                    code=DiagnosticCode.UNTRUSTED,
-                    message=(
-                        f"project hooks in {rel} were not loaded: the workspace {owner} is not "
-                        f"trusted for this content (sha256 {sha[:12]}...); "
-                        + trust_hint(owner, rel)
-                    ),
-                    severity=Severity.WARNING,
-                    source=label,
-                )
-            )
-            # Parsed all the same (parsing runs nothing), for inspection only; never
-            # in the way of the untrusted verdict, whatever the content.
-            seen: list[Diagnostic] = []
-            try:
-                inspected = _build(data, inspection_kinds(kinds), seen).groups
-            except Exception as exc:  # a builder's bug: say so, keep the verdict
-                inspected = []
-                seen.append(
-                    Diagnostic(
-                        code=DiagnosticCode.CONFIG_READ_FAILED,
-                        message=f"could not be parsed for inspection ({type(exc).__name__}: {exc})",
-                        severity=Severity.ERROR,
-                        source=label,
-                    )
-                )
-            shown = SourcedGroups(
-                source=source,
-                groups=tuple(inspected),
-                diagnostics=(*seen, *untyped_notes(inspected, source)),
-            )
-            return result("untrusted", sha, None, "untrusted", (shown,))
-        trusted_as_project.append(owner)
-    built = _build(data, kinds, diags)
-    failed = any(d.code is DiagnosticCode.CONFIG_READ_FAILED and d.source == label for d in diags)
-    return result("invalid" if failed else "loaded", sha, built, trust_status)
+        source = self.source
+        shown = SourcedGroups(
+            source=source, groups=tuple(groups), diagnostics=(*seen, *untyped_notes(groups, source))
+        )
+        return self.snapshot("untrusted", sha, None, "untrusted", (shown,))
+
+    def snapshot(
+        self,
+        status: str,
+        sha: str | None = None,
+        built: Built | None = None,
+        trust: str = "not-needed",
+        skipped: tuple[SourcedGroups, ...] = (),
+    ) -> tuple[LoadedConfig, Built | None]:
+        r = self.reading
+        groups = tuple(built.groups) if built is not None else ()
+        file = LoadedFile(
+            path=r.path,
+            format=(built.format if built is not None and built.format else self.file.format),
+            scope=r.scope,
+            sha256=sha,
+            status=status,
+            project_dir=r.project_dir,
+            precedence=self.precedence,
+            handlers=count_handlers(groups),
+            trust=trust,
+        )
+        source = self.source
+        sg = SourcedGroups(
+            source=source,
+            groups=groups,
+            diagnostics=(*self.diagnostics, *untyped_notes(groups, source)),
+        )
+        return LoadedConfig(sources=(sg,), files=(file,), skipped=skipped), built
 
 
 @attrs.frozen(kw_only=True)
@@ -1035,19 +1101,19 @@ class HookFile:
     ) -> tuple[LoadedConfig, Built | None]:
         """:func:`load_source` for one such file in the scope and with the project the
         caller states (no project is looked for from the file)."""
+        pdir = os.fspath(project_dir) if project_dir is not None else None
         return load_source(
-            os.fspath(path),
-            format=self.format,
-            scope=scope,
-            dialect=self.dialect,
-            builder=self.builder,
-            precedence=self.precedence if precedence is None else precedence,
-            project_dir=os.fspath(project_dir) if project_dir is not None else None,
-            trust=trust,
-            kinds=kinds,
-            env=env,
-            data=data,
-            probe=self.probe,
+            self,
+            Reading(
+                path=os.fspath(path),
+                scope=scope,
+                project_dir=pdir,
+                precedence=precedence,
+                trust=trust,
+                kinds=kinds,
+                data=data,
+                env=env,
+            ),
         )
 
 

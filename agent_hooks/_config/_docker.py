@@ -68,6 +68,7 @@ from ._common import (
     ConfigTooLarge,
     HookFile,
     ParseFailed,
+    decode_text,
     describe,
     join,
     parse_event_key,
@@ -85,7 +86,6 @@ __all__ = [
     "load_docker",
     "load_docker_agent",
     "load_docker_dropins",
-    "load_docker_settings",
     "load_yaml",
 ]
 
@@ -206,13 +206,8 @@ def decode_yaml(data: bytes, ctx: BuildContext) -> Any:
     except ImportError:
         ctx.report(DiagnosticCode.CONFIG_READ_FAILED, YAML_MISSING + "; file skipped")
         return ParseFailed
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        ctx.report(
-            DiagnosticCode.CONFIG_READ_FAILED,
-            f"not UTF-8 text ({exc.reason} at byte {exc.start}); file skipped",
-        )
+    text = decode_text(data, ctx)
+    if text is None:
         return ParseFailed
     try:
         doc = load_yaml(text)
@@ -510,8 +505,11 @@ def _file_kind(format: str, builder: Builder, otherwise: str = "user") -> HookFi
     )
 
 
-_SETTINGS = _file_kind("docker-settings", _settings_builder)
-_DROPIN = _file_kind("docker-dropin", _dropin_builder)
+SETTINGS_FILE = _file_kind("docker-settings", _settings_builder)
+"""``settings.hooks`` of the user config (``~/.config/cagent/config.yaml``): without a
+``scope``, a file that lies in a project is project content and needs its trust."""
+DROPIN_FILE = _file_kind("docker-dropin", _dropin_builder)
+"""One ``hooks.d`` file: a stand-alone hooks block (scope as for :data:`SETTINGS_FILE`)."""
 
 
 def load_docker_agent(
@@ -535,40 +533,6 @@ def load_docker_agent(
     return kind.load(path, scope, project_dir, precedence, trust, kinds, data)[0]
 
 
-def load_docker_settings(
-    path: str | os.PathLike[str],
-    *,
-    scope: str | None = None,
-    project_dir: str | os.PathLike[str] | None = None,
-    trust: TrustArg = None,
-    precedence: int | None = None,
-    kinds: HandlerKinds | None = None,
-    data: bytes | None = None,
-) -> LoadedConfig:
-    """``settings.hooks`` of the user config (``~/.config/cagent/config.yaml``).
-
-    ``scope`` defaults to ``user``, except for a file that lies in a project (inside
-    ``project_dir`` or below a project root): that one is project content and needs
-    the project's trust (``scope="user"`` says it is the user's whatever its place).
-    """
-    return _SETTINGS.load(path, scope, project_dir, precedence, trust, kinds, data)[0]
-
-
-def load_docker_dropin(
-    path: str | os.PathLike[str],
-    *,
-    scope: str | None = None,
-    project_dir: str | os.PathLike[str] | None = None,
-    trust: TrustArg = None,
-    precedence: int | None = None,
-    kinds: HandlerKinds | None = None,
-    data: bytes | None = None,
-) -> LoadedConfig:
-    """One ``hooks.d`` file: a stand-alone hooks block (``scope`` as for
-    :func:`load_docker_settings`)."""
-    return _DROPIN.load(path, scope, project_dir, precedence, trust, kinds, data)[0]
-
-
 def load_docker_dropins(
     directory: str | os.PathLike[str],
     *,
@@ -583,7 +547,7 @@ def load_docker_dropins(
     except OSError:
         names = []
     parts = [
-        load_docker_dropin(
+        DROPIN_FILE.load_file(
             base / n,
             scope="user",
             precedence=PRECEDENCE["docker-dropin"] + min(i, 89),
@@ -668,7 +632,7 @@ def load_docker(
         )
     for name in ("config.yaml", "config.yml"):
         if (cdir / name).exists() or name == "config.yaml":
-            parts.append(load_docker_settings(cdir / name, scope="user", kinds=kinds))
+            parts.append(SETTINGS_FILE.load_file(cdir / name, scope="user", kinds=kinds))
             break
     parts.append(load_docker_dropins(cdir / "hooks.d", kinds=kinds))
     if cli_hooks:

@@ -56,7 +56,7 @@ from ._native_format import bind_group, event_lists, native_event_key, scaled_ti
 from ._snapshot import LoadedConfig
 from ._trust import TrustArg
 
-__all__ = ["FAMILIES", "Family", "family_of_path", "load_family"]
+__all__ = ["FAMILIES", "Family", "load_family"]
 
 
 Kind = Literal["settings", "hooks"]
@@ -76,27 +76,6 @@ _INFO_GROUP_KEYS = {
     "agent_hooks cannot enforce it (Trae itself does)",
 }
 _ON_FAILURE = {"block": "block", "allow": "warn"}
-
-
-def family_of_path(parts: list[str]) -> str | None:
-    """The family format of a file from its path components, or ``None``: the family
-    harness one of whose locations (:data:`~._harness.HARNESSES`) ends as the path does
-    (a system file by its last two names, a glob's ``*`` matching any one name)."""
-    from fnmatch import fnmatchcase
-
-    from ._harness import HARNESSES
-
-    if len(parts) < 2:
-        return None
-    for name in FAMILIES:
-        for loc in HARNESSES[name].locations:
-            want = loc.path.strip("/").split("/")
-            if loc.root == "system":
-                want = want[-2:]
-            tail = parts[-len(want) :]
-            if len(tail) == len(want) and all(map(fnmatchcase, tail, want)):
-                return name
-    return None
 
 
 def _handler(entry: object, fam: Family, where: str, ctx: BuildContext) -> object:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +38,7 @@ __all__ = [
     "Location",
     "file_loader",
     "format_harness",
+    "format_of_path",
     "harness_named",
     "loading_env",
     "resolve",
@@ -59,6 +60,14 @@ class FileFormat:
     extras: tuple[str, ...] = ()
     """Further arguments its loader takes: ``home``, ``agent``, ``plugin_data``,
     ``family`` (the format's name)."""
+    places: tuple[str, ...] = ()
+    """Where a file of this format lies, for ``load()``'s detection: patterns of a path's
+    last names (``.cursor/hooks.json``, ``.github/hooks/*.json``; ``*`` matches within
+    one name). The pattern with the most names decides, ties in row order. A
+    Claude-compatible harness's are its locations' (:func:`format_of_path`)."""
+    suffixes: tuple[str, ...] = ()
+    """File name endings, in any case (``.toml``), that make a file this format before any
+    place does."""
 
 
 @attrs.frozen
@@ -413,7 +422,7 @@ HARNESSES: Mapping[str, Harness] = {
             name="deepagents",
             title="Deep Agents Code",
             aliases=("dcode",),
-            formats=(FileFormat("deepagents", "_deepagents:FILE"),),
+            formats=(FileFormat("deepagents", "_deepagents:FILE", places=(".deepagents/*",)),),
             locations=(
                 _at(".deepagents/hooks.json", "project"),
                 _at(".deepagents/hooks.json", "user", root="home"),
@@ -425,8 +434,8 @@ HARNESSES: Mapping[str, Harness] = {
             name="codex",
             title="OpenAI Codex",
             formats=(
-                FileFormat("codex-json", "_codex:load_codex"),
-                FileFormat("codex-toml", "_codex:load_codex_toml"),
+                FileFormat("codex-json", "_codex:load_codex", places=(".codex/*",)),
+                FileFormat("codex-toml", "_codex:TOML_FILE", suffixes=(".toml",)),
             ),
             locations=(
                 _at(".codex/hooks.json", "project"),
@@ -462,7 +471,7 @@ HARNESSES: Mapping[str, Harness] = {
         Harness(
             name="hel",
             title="hel",
-            formats=(FileFormat("hel", "_hel:load_hel_file"),),
+            formats=(FileFormat("hel", "_hel:load_hel_file", places=(".hel/hooks.json",)),),
             locations=(_at(".hel/hooks.json", "project"),),
             walker="_hel:load_hel_dir",
             not_installable="hel has no install target yet",
@@ -477,9 +486,10 @@ HARNESSES: Mapping[str, Harness] = {
                     "_docker:load_docker_agent",
                     outside="explicit",
                     extras=("agent",),
+                    suffixes=(".yaml", ".yml"),  # (which of its three: _load.detect_format)
                 ),
-                FileFormat("docker-settings", "_docker:load_docker_settings"),
-                FileFormat("docker-dropin", "_docker:load_docker_dropin"),
+                FileFormat("docker-settings", "_docker:SETTINGS_FILE"),
+                FileFormat("docker-dropin", "_docker:DROPIN_FILE"),
             ),
             walker="_docker:load_docker",
             options={
@@ -495,7 +505,9 @@ HARNESSES: Mapping[str, Harness] = {
             name="gemini",
             title="Gemini CLI",
             aliases=("gemini-cli",),
-            formats=(FileFormat("gemini-settings", "_gemini:load_gemini"),),
+            formats=(
+                FileFormat("gemini-settings", "_gemini:load_gemini", places=(".gemini/*.json",)),
+            ),
             locations=(
                 _at(".gemini/settings.json", "project"),
                 _at(".gemini/settings.json", "user", root="home"),
@@ -517,7 +529,11 @@ HARNESSES: Mapping[str, Harness] = {
         Harness(
             name="cursor",
             title="Cursor",
-            formats=(FileFormat("cursor", "_cursor:FILE", extras=("home",)),),
+            formats=(
+                FileFormat(
+                    "cursor", "_cursor:FILE", extras=("home",), places=(".cursor/hooks.json",)
+                ),
+            ),
             locations=(
                 _at(
                     "/etc/cursor/hooks.json",
@@ -547,8 +563,16 @@ HARNESSES: Mapping[str, Harness] = {
             title="GitHub Copilot CLI",
             aliases=("github-copilot",),
             formats=(
-                FileFormat("copilot-hooks", "_copilot:load_copilot"),
-                FileFormat("copilot-settings", "_copilot:load_copilot"),
+                FileFormat(
+                    "copilot-hooks",
+                    "_copilot:load_copilot",
+                    places=(".github/hooks/*.json", ".copilot/hooks/*.json"),
+                ),
+                FileFormat(
+                    "copilot-settings",
+                    "_copilot:load_copilot",
+                    places=(".github/copilot/settings*", ".copilot/settings*"),
+                ),
             ),
             locations=(
                 _at(".github/copilot/settings.json", "project"),
@@ -723,7 +747,16 @@ HARNESSES: Mapping[str, Harness] = {
         Harness(
             name="windsurf",
             title="Windsurf",
-            formats=(FileFormat("windsurf", "_windsurf:FILE", extras=("home",)),),
+            formats=(
+                FileFormat(
+                    "windsurf",
+                    "_windsurf:FILE",
+                    extras=("home",),
+                    places=tuple(
+                        f"{d}/hooks.json" for d in (".windsurf", "windsurf", "Windsurf", ".codeium")
+                    ),
+                ),
+            ),
             locations=(
                 _at(
                     "/etc/windsurf/hooks.json",
@@ -748,7 +781,14 @@ HARNESSES: Mapping[str, Harness] = {
         Harness(
             name="cline",
             title="Cline",
-            formats=(FileFormat("cline", "_cline:load_cline", extras=("home",)),),
+            formats=(
+                FileFormat(
+                    "cline",
+                    "_cline:load_cline",
+                    extras=("home",),
+                    places=(".clinerules/hooks/*", ".cline/hooks/*", "Cline/Hooks/*"),
+                ),
+            ),
             locations=(
                 _at(".clinerules/hooks/*", "project", 200),
                 _at(".cline/hooks/*", "project", 200),
@@ -767,7 +807,20 @@ HARNESSES: Mapping[str, Harness] = {
         Harness(
             name="kiro",
             title="Kiro CLI",
-            formats=(FileFormat("kiro", "_kiro:FILE", extras=("home",)),),
+            formats=(
+                FileFormat(
+                    "kiro",
+                    "_kiro:FILE",
+                    extras=("home",),
+                    places=(
+                        "*.kiro.hook",
+                        ".kiro/agents/*.json",
+                        ".kiro/hooks/*.json",
+                        ".amazonq/cli-agents/*.json",
+                        "amazonq/cli-agents/*.json",
+                    ),
+                ),
+            ),
             locations=(
                 _at(".kiro/agents/*.json", "project", 200),
                 _at(".amazonq/cli-agents/*.json", "project", 200),
@@ -820,6 +873,52 @@ def format_harness(fmt: str) -> tuple[Harness, FileFormat]:
         KeyError: not a format's name.
     """
     return _BY_FORMAT[fmt]
+
+
+def _places(h: Harness, f: FileFormat) -> tuple[str, ...]:
+    """A format's places: its own, else a Claude-compatible harness's locations (a system
+    file by its last two names)."""
+    if f.places or h.family is None:
+        return f.places
+    return tuple(
+        "/".join(loc.path.strip("/").split("/")[-2:] if loc.root == "system" else [loc.path])
+        for loc in h.locations
+    )
+
+
+_SUFFIXES: tuple[tuple[str, str], ...] = tuple(
+    (s, f.name) for h in HARNESSES.values() for f in h.formats for s in f.suffixes
+)
+_PLACES: tuple[tuple[tuple[str, ...], str], ...] = tuple(
+    sorted(
+        (
+            (tuple(p.strip("/").split("/")), f.name)
+            for h in HARNESSES.values()
+            for f in h.formats
+            for p in _places(h, f)
+        ),
+        key=lambda row: -len(row[0]),
+    )
+)
+
+
+def format_of_path(parts: Sequence[str]) -> str | None:
+    """The format whose row claims a file by its path's names (``parts``, the last is the
+    file's): a name ending in one of a format's ``suffixes`` (any case, after at least one
+    other character), else the format of the place pattern with the most names that the
+    path ends with (:attr:`FileFormat.places`); ``None``: no row claims it."""
+    from fnmatch import fnmatchcase
+
+    name = parts[-1] if parts else ""
+    low = name.lower()
+    for suffix, fmt in _SUFFIXES:
+        if low.endswith(suffix) and len(name) > len(suffix):
+            return fmt
+    for want, fmt in _PLACES:
+        tail = parts[-len(want) :]
+        if len(tail) == len(want) and all(map(fnmatchcase, tail, want)):
+            return fmt
+    return None
 
 
 def harness_named(name: str) -> Harness | None:

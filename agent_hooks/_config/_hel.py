@@ -23,7 +23,15 @@ from .._base._diagnostics import Diagnostic, DiagnosticCode, Severity
 from .._handlers._kinds import HandlerKinds
 from .._wire._dialects import HEL
 from ._claude_format import hooks_file_builder
-from ._common import MAX_CONFIG_BYTES, check_document, json_has_hooks, load_source, read_bytes
+from ._common import (
+    MAX_CONFIG_BYTES,
+    HookFile,
+    Reading,
+    check_document,
+    json_has_hooks,
+    load_source,
+    read_bytes,
+)
 from ._snapshot import LoadedConfig
 from ._trust import TrustArg, TrustPolicy
 
@@ -70,6 +78,9 @@ def hel_trust_file_grants(project_dir: str | os.PathLike[str], sha: str) -> bool
     return False
 
 
+_FILE = HookFile(format="hel", dialect=HEL, builder=hooks_file_builder, probe=json_has_hooks)
+
+
 def load_hel(
     project_dir: str | os.PathLike[str],
     *,
@@ -92,19 +103,18 @@ def load_hel(
         honor_hel_trust_file = isinstance(trust, TrustPolicy) and trust.honor_hel_trust_file
     extra = (lambda sha: hel_trust_file_grants(pdir, sha)) if honor_hel_trust_file else None
     config, _ = load_source(
-        label,
-        format="hel",
-        scope="project",
-        dialect=HEL,
-        builder=hooks_file_builder,
-        precedence=precedence,
-        project_dir=pdir,
-        trust=trust,
-        kinds=kinds,
-        data=data,
-        extra_trust=extra,
-        extra_trust_status="hel-trust-file",
-        probe=json_has_hooks,
+        _FILE,
+        Reading(
+            path=label,
+            scope="project",
+            project_dir=pdir,
+            precedence=precedence,
+            trust=trust,
+            kinds=kinds,
+            data=data,
+            extra_trust=extra,
+            extra_trust_status="hel-trust-file",
+        ),
     )
     file = config.files[0] if config.files else None
     if (

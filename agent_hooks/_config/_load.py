@@ -19,22 +19,11 @@ from .._handlers._kinds import HandlerKinds
 from .._wire._json import loads_jsonc
 from . import _common
 from ._common import MAX_CONFIG_BYTES, file_project
-from ._harness import FORMATS, file_loader, format_harness
+from ._harness import FORMATS, file_loader, format_harness, format_of_path
 from ._snapshot import LoadedConfig
 from ._trust import TrustArg
 
 __all__ = ["FORMATS", "detect_format", "load"]
-
-
-def grand_of(parts: list[str]) -> str:
-    """The name of the directory above a file's directory (``""`` for none)."""
-    return parts[-3] if len(parts) > 2 else ""
-
-
-def _family_format(parts: list[str]) -> str | None:
-    from ._family import family_of_path
-
-    return family_of_path(parts)
 
 
 def _components(path: str | os.PathLike[str]) -> list[str]:
@@ -54,53 +43,18 @@ def _suffix(name: str) -> str:
 
 
 def detect_format(path: str | os.PathLike[str], data: bytes | None = None) -> str:
-    """The format of a hook file, from its name, its directory, and (when given) its bytes."""
+    """The format of a hook file, from its name, its directory, and (when given) its bytes:
+    the harness row that claims the path (:func:`~._harness.format_of_path`), else
+    another harness's own events or keys in the content, else Claude Code's shape."""
     parts = _components(path)
     name = parts[-1] if parts else ""
     parent = parts[-2] if len(parts) > 1 else ""
-    suffix = _suffix(name).lower()
     if data is not None and len(data) > MAX_CONFIG_BYTES:
         data = None  # refused by its loader, unparsed: the name decides alone
-    if suffix in (".yaml", ".yml"):
-        if parent == "hooks.d":
-            return "docker-dropin"
-        doc = _yaml_keys(data)
-        if doc is None:
-            return "docker-settings" if name in ("config.yaml", "config.yml") else "docker-agent"
-        if "agents" in doc:
-            return "docker-agent"
-        if "settings" in doc:
-            return "docker-settings"
-        return "docker-dropin"
-    if suffix == ".toml":
-        return "codex-toml"
-    if parent == ".deepagents":
-        return "deepagents"
-    if parent == ".hel" and name == "hooks.json":
-        return "hel"
-    if parent == ".codex":
-        return "codex-json"
-    family = _family_format(parts)
-    if family is not None:
-        return family
-    if name == "hooks.json" and parent in (".windsurf", "windsurf", "Windsurf", ".codeium"):
-        return "windsurf"
-    if name.endswith(".kiro.hook") or (
-        name.endswith(".json")
-        and (parent, grand_of(parts))
-        in (
-            ("agents", ".kiro"),
-            ("hooks", ".kiro"),
-            ("cli-agents", ".amazonq"),
-            ("cli-agents", "amazonq"),
-        )
-    ):
-        return "kiro"
-    if (parent == "hooks" and grand_of(parts) in (".clinerules", ".cline")) or (
-        parent == "Hooks" and grand_of(parts) == "Cline"
-    ):
-        return "cline"
-    native = _native_format(parts, name, parent, data)
+    found = format_of_path(parts)
+    if found is not None:
+        return _docker_format(name, parent, data) if found == "docker-agent" else found
+    native = _native_format(data)
     if native is not None:
         return native
     if name.startswith("managed-settings") or name in ("settings.json", "settings.local.json"):
@@ -118,6 +72,20 @@ def detect_format(path: str | os.PathLike[str], data: bytes | None = None) -> st
     return "claude-hooks"
 
 
+def _docker_format(name: str, parent: str, data: bytes | None) -> str:
+    """Which of Docker Agent's YAML files: a drop-in by its directory, else by its keys."""
+    if parent == "hooks.d":
+        return "docker-dropin"
+    doc = _yaml_keys(data)
+    if doc is None:
+        return "docker-settings" if name in ("config.yaml", "config.yml") else "docker-agent"
+    if "agents" in doc:
+        return "docker-agent"
+    if "settings" in doc:
+        return "docker-settings"
+    return "docker-dropin"
+
+
 _GEMINI_ONLY = frozenset(
     {"BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent", "BeforeModel", "AfterModel"}
     | {"BeforeToolSelection", "PreCompress"}
@@ -129,21 +97,9 @@ _COPILOT_ONLY = frozenset(
 _COPILOT_ENTRY_KEYS = frozenset({"bash", "powershell", "timeoutSec", "exec"})
 
 
-def _native_format(parts: list[str], name: str, parent: str, data: bytes | None) -> str | None:
-    """The format of a Gemini CLI, Cursor or Copilot file, from where it lies (``.gemini/``,
-    ``.cursor/hooks.json``, ``.github/hooks/``, ``.copilot/``) or what it holds (their
-    own event names and entry keys); ``None`` for the other formats."""
-    grand = parts[-3] if len(parts) > 2 else ""
-    if parent == ".gemini" and name.endswith(".json"):
-        return "gemini-settings"
-    if parent == ".cursor" and name == "hooks.json":
-        return "cursor"
-    if parent == "hooks" and grand in (".github", ".copilot") and name.endswith(".json"):
-        return "copilot-hooks"
-    if name.startswith("settings") and (
-        (parent == "copilot" and grand == ".github") or parent == ".copilot"
-    ):
-        return "copilot-settings"
+def _native_format(data: bytes | None) -> str | None:
+    """The format of a Gemini CLI, Cursor or Copilot file from what it holds (their own
+    event names and entry keys); ``None`` for the other formats."""
     try:  # (comments read: Gemini CLI allows them in its settings)
         doc = loads_jsonc((data or b"{}").decode("utf-8-sig") or "{}")
     except (ValueError, RecursionError):

@@ -14,7 +14,7 @@ from .._handlers._kinds import HandlerKinds
 from .._handlers._nodes import HandlerNode
 from .._wire._dialects import CLAUDE, Dialect
 from ._claude_format import hooks_file_builder
-from ._common import PRECEDENCE, is_inside, load_source
+from ._common import PRECEDENCE, HookFile, Reading, is_inside, load_source
 from ._snapshot import LoadedConfig
 from ._trust import TrustArg
 
@@ -84,20 +84,20 @@ def load_claude_plugin(
         return attrs.evolve(node, dedupe_key=("plugin", root, node.dedupe_key))
 
     config, _ = load_source(
-        p.path,
-        format="claude-plugin",
-        scope="project" if in_project else "plugin",
-        dialect=p.dialect,
-        builder=hooks_file_builder,
-        precedence=PRECEDENCE["plugin"] if precedence is None else precedence,
-        project_dir=pdir,
-        trust=trust,
-        kinds=kinds,
-        env=env,
-        plugin_root=root,
-        plugin_data=env.get("CLAUDE_PLUGIN_DATA"),
-        data=data,
-        transform=separate,
+        HookFile(format="claude-plugin", dialect=p.dialect, builder=hooks_file_builder),
+        Reading(
+            path=os.fspath(p.path),
+            scope="project" if in_project else "plugin",
+            project_dir=pdir,
+            precedence=PRECEDENCE["plugin"] if precedence is None else precedence,
+            trust=trust,
+            kinds=kinds,
+            data=data,
+            env=env,
+            plugin_root=root,
+            plugin_data=env.get("CLAUDE_PLUGIN_DATA"),
+            transform=separate,
+        ),
     )
 
     return config

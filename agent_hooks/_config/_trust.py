@@ -41,6 +41,7 @@ import attrs
 
 from .._base._diagnostics import Diagnostic, DiagnosticCode, Severity
 from .._base._errors import AgentHooksError
+from .._base._files import replace_file, state_home
 
 if TYPE_CHECKING:
     import datetime
@@ -79,23 +80,6 @@ def _default_location() -> str:
             cannot be determined.
     """
     return os.path.join(state_home(), "agent_hooks", "trust.json")
-
-
-def state_home() -> str:
-    """``$XDG_STATE_HOME`` when it is absolute, else ``~/.local/state``: where the trust
-    store and install's notes live.
-
-    Raises:
-        RuntimeError: as ``Path.home()`` does, when the home directory is needed and
-            cannot be determined.
-    """
-    state = os.environ.get("XDG_STATE_HOME", "")
-    if state and os.path.isabs(state):
-        return state
-    home = os.path.expanduser("~")
-    if home[:1] == "~":
-        raise RuntimeError("Could not determine home directory.")
-    return os.path.join(home, ".local", "state")
 
 
 def _now(local: bool = False) -> datetime.datetime:
@@ -342,27 +326,8 @@ class TrustStore:
         return doc
 
     def _write(self, doc: Mapping[str, Any]) -> None:
-        import tempfile
-
         data = json.dumps(doc, indent=2, sort_keys=True).encode("utf-8") + b"\n"
-        fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=self.path.name + ".", suffix=".tmp")
-        try:
-            os.fchmod(fd, 0o600)
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, self.path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
-        with contextlib.suppress(OSError):
-            dir_fd = os.open(self.path.parent, os.O_RDONLY)
-            try:
-                os.fsync(dir_fd)
-            finally:
-                os.close(dir_fd)
+        replace_file(self.path, data, lambda fd: os.fchmod(fd, 0o600))
 
 
 @attrs.define

@@ -71,6 +71,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from ..._base._files import within
 from ..._config._harness import HARNESSES as ROWS
 from ._install import (
     HARNESSES,
@@ -646,10 +647,7 @@ def _inside(path: str, project: str) -> bool:
     """``path`` (as written, or with its links resolved) is ``project`` or lies below it
     (as written, or resolved)."""
     roots = {os.path.abspath(project), os.path.realpath(project)}
-    for p in {os.path.abspath(path), os.path.realpath(path)}:
-        if any(p == r or p.startswith(r.rstrip(os.sep) + os.sep) for r in roots):
-            return True
-    return False
+    return any(within(p, r) for p in {os.path.abspath(path), os.path.realpath(path)} for r in roots)
 
 
 def _not_plain(command: str, script: str | None) -> str | None:

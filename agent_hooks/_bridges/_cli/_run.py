@@ -196,11 +196,21 @@ def load_hooks(args: argparse.Namespace, project: str | None) -> tuple[LoadedCon
     return combine(parts), missing
 
 
+def unusable_because(config: LoadedConfig, missing: list[str]) -> list[str]:
+    """Why ``--fail-closed`` cannot run hooks as configured: the ``missing`` files, the
+    files that did not load (:func:`not_loaded`) and every error; empty: it can."""
+    from ..._base._diagnostics import one_line
+
+    problems = [f"{path}: no such file" for path in missing] + not_loaded(config)
+    problems += [e for d in config.errors if (e := one_line(str(d))) not in problems]
+    return problems
+
+
 def not_loaded(config: LoadedConfig) -> list[str]:
     """Why the files of ``config`` that did not load did not: one message per file that
     names it, with its diagnostics (the untrusted notice and how to trust it, the read
     or parse error) and the trust store's. Empty when every file loaded."""
-    from ..._base._diagnostics import Severity
+    from ..._base._diagnostics import Severity, one_line
 
     bad = {f.path: f for f in config.files if f.status in NOT_LOADED}
     if not bad:
@@ -209,14 +219,14 @@ def not_loaded(config: LoadedConfig) -> list[str]:
     messages = []
     for path, f in bad.items():
         why = [
-            _one_line(str(d))
+            one_line(str(d))
             for d in config.diagnostics
             if d.source == path and d.severity is not Severity.INFO
         ]
         messages.append(f"{path} was not loaded ({f.status})")
         messages += why
     messages += [
-        _one_line(str(d))
+        one_line(str(d))
         for d in config.diagnostics
         if d.source not in known and d.severity is not Severity.INFO
     ]
@@ -398,10 +408,6 @@ def _contained(exc: BaseException, args: argparse.Namespace, io: RunIO) -> Reply
     return reply(Failure(message), io.stdin, _options(args, io))
 
 
-def _one_line(text: str) -> str:
-    return text.replace("\r\n", "\n").replace("\r", "\n").replace("\n", "\\n")
-
-
 class _Prepared:
     """A payload decoded and its configuration loaded, ready to dispatch."""
 
@@ -445,8 +451,7 @@ def _prepare(
     problems = [f"{path}: no such file" for path in missing]
     if args.fail_closed:
         # A guard that was told to load a file and could not must not pass silently.
-        problems += not_loaded(config)
-        problems += [e for d in config.errors if (e := _one_line(str(d))) not in problems]
+        problems = unusable_because(config, missing)
         if problems:
             return Failure("hooks cannot run as configured: " + "; ".join(problems))
     for problem in problems:

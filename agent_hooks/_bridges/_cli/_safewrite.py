@@ -25,9 +25,10 @@ import fcntl
 import hashlib
 import os
 import stat
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+
+from ..._base._files import replace_file, state_home, sync_directory
 
 __all__ = [
     "Lock",
@@ -127,8 +128,6 @@ def state_directory() -> Path:
     """Where install keeps its lock files and notes:
     ``$XDG_STATE_HOME/agent_hooks/install`` (an absolute ``XDG_STATE_HOME``), else
     ``~/.local/state/agent_hooks/install``. Not created here."""
-    from ..._config._trust import state_home
-
     try:
         return Path(state_home(), "agent_hooks", "install")
     except RuntimeError:
@@ -257,9 +256,9 @@ def _lock(dfd: int, name: str, path: Path) -> int:
 
 
 def write_atomic(target: Path, data: bytes) -> None:
-    """Make ``target`` hold ``data``: a new file in its directory (never a link
-    followed), with the mode and owner ``target`` had (a new one: 0666 less the umask),
-    fsynced, then renamed over ``target``.
+    """Make ``target`` hold ``data`` (:func:`~agent_hooks._base._files.replace_file`: a new
+    file in its directory, never a link followed), with the mode and owner ``target`` had
+    (a new one: 0666 less the umask).
 
     Raises:
         UnsafeTarget: the owner of ``target`` cannot be kept.
@@ -269,53 +268,29 @@ def write_atomic(target: Path, data: bytes) -> None:
         old: os.stat_result | None = os.stat(target)
     except FileNotFoundError:
         old = None
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view) :]
-        if old is not None:
-            os.fchmod(fd, stat.S_IMODE(old.st_mode))
-            mine = os.fstat(fd)
-            if (mine.st_uid, mine.st_gid) != (old.st_uid, old.st_gid):
-                try:
-                    os.fchown(fd, old.st_uid, old.st_gid)
-                except PermissionError:
-                    raise UnsafeTarget(
-                        f"{target} belongs to uid {old.st_uid}; writing it would change its "
-                        "owner"
-                    ) from None
-        else:
+
+    def keep_mode_and_owner(fd: int) -> None:
+        if old is None:
             mask = os.umask(0)
             os.umask(mask)
             os.fchmod(fd, 0o666 & ~mask)
-        os.fsync(fd)
-        os.close(fd)
-        fd = -1
-        os.replace(tmp, target)
-    except BaseException:
-        if fd >= 0:
-            os.close(fd)
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
-    _sync_dir(target.parent)
+            return
+        os.fchmod(fd, stat.S_IMODE(old.st_mode))
+        mine = os.fstat(fd)
+        if (mine.st_uid, mine.st_gid) != (old.st_uid, old.st_gid):
+            try:
+                os.fchown(fd, old.st_uid, old.st_gid)
+            except PermissionError:
+                raise UnsafeTarget(
+                    f"{target} belongs to uid {old.st_uid}; writing it would change its owner"
+                ) from None
+
+    replace_file(target, data, keep_mode_and_owner)
 
 
 def remove_file(target: Path) -> None:
     """Remove ``target`` (a file install created), durably."""
     target.unlink(missing_ok=True)
-    _sync_dir(target.parent)
+    sync_directory(target.parent)
 
 
-def _sync_dir(directory: Path) -> None:
-    try:
-        fd = os.open(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)

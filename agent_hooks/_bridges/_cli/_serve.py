@@ -230,7 +230,7 @@ def run_serve(args: argparse.Namespace) -> int:
         _log(f"warning: serving on {args.host} without auth: anyone who can reach it runs hooks")
 
     from ..._handlers._http import _h11
-    from ._run import _one_line, load_hooks, not_loaded
+    from ._run import load_hooks, not_loaded, unusable_because
 
     try:
         _h11()
@@ -253,8 +253,7 @@ def run_serve(args: argparse.Namespace) -> int:
     if args.fail_closed:
         # (as `run --fail-closed`: a guard told to load a file that did not load must not
         # pass; refusing to start would, so every hook call is answered with a block)
-        problems = [f"{path}: no such file" for path in missing] + not_loaded(config)
-        problems += [e for d in config.errors if (e := _one_line(str(d))) not in problems]
+        problems = unusable_because(config, missing)
         if problems:
             unusable = "; ".join(problems)
             _log(f"fail-closed: every hook call will be blocked: {unusable}")

@@ -327,7 +327,8 @@ EXPECTED: dict[str, tuple[int, str, str]] = {
     ),
     "unknown-format-cline-closed": (
         2,
-        '{"cancel":true,"errorMessage":"agent-hooks failed closed: unknown format \'nonsense\'; known: auggie, augment, claude, claude-hooks, claude-plugin, claude-settings, cline, codex, codex-json, codex-toml, copilot, copilot-hooks, copilot-settings, cursor, dcode, deepagents, docker, docker-agent, docker-dropin, docker-settings, factory, factory-droid, gemini, gemini-cli, gemini-settings, github-copilot, goose, hel, kiro, openhands, plugin, qoder, qwen, qwen-code, trae, windsurf"}\n',
+        '{"cancel":true,"errorMessage":"agent-hooks failed closed: unknown format '
+        f"'nonsense'; known: {KNOWN_FORMATS}\"}}\n",
         f"agent-hooks: unknown format 'nonsense'; known: {KNOWN_FORMATS}\n",
     ),
     "missing-config": (
@@ -361,6 +362,44 @@ EXPECTED: dict[str, tuple[int, str, str]] = {
         "agent-hooks: hooks cannot run as configured: {tmp}/conf/exits.json: hooks.PreToolUse[0].hooks[0]: error invalid_handler [python]: python handler dropped: cannot import 'exits_at_import' for python hook 'exits_at_import:hook': SystemExit: 3\n",
     ),
 }
+
+# Devin CLI: Claude's payload with Devin's tool names; a deny (and a failure under
+# --fail-closed) is its documented {"decision": "block"}
+_DEVIN = {"session_id": "ses_01", "prompt_id": "p_07", "hook_event_name": "PreToolUse"}
+_DEVIN_ARGS = ("--dialect", "devin")
+CASES += [
+    (
+        "devin-deny",
+        {**_DEVIN, "tool_name": "exec", "tool_input": {"command": "BLOCK"}},
+        _DEVIN_ARGS,
+    ),
+    (
+        "devin-hook-fails-closed",
+        {**_DEVIN, "tool_name": "exec", "tool_input": {"command": "FAIL"}},
+        (*_DEVIN_ARGS, "--fail-closed"),
+    ),
+]
+_UNTYPED_WARNING = (
+    "agent-hooks: {tmp}/conf/hooks.json: hooks.FutureThing[0]: warning untyped_event: event "
+    "'FutureThing' is not typed by this version of agent_hooks; its hooks run for that exact "
+    "name, with the payload as it came, and their answers are reduced by the rules every "
+    "event shares\n"
+)
+EXPECTED.update(
+    {
+        "devin-deny": (0, '{"decision":"block","reason":"no: blocked here"}\n', _UNTYPED_WARNING),
+        "devin-hook-fails-closed": (
+            0,
+            '{"decision":"block","reason":"hook sh {tmp}/conf/guard.sh failed: it broke"}\n',
+            _UNTYPED_WARNING
+            + "agent-hooks: {tmp}/conf/hooks.json: hooks.PreToolUse[0].hooks[0]: warning "
+            "nonzero_exit [sh {tmp}/conf/guard.sh]: Failed with non-blocking status code: exit "
+            "status 1: it broke\nagent-hooks: {tmp}/conf/hooks.json: hooks.PreToolUse[0]."
+            "hooks[0]: warning failed_closed [sh {tmp}/conf/guard.sh]: the failure blocks "
+            "(PreToolUse fails closed for this handler)\n",
+        ),
+    }
+)
 
 
 def _fill(value: Any, tmp: str) -> Any:

@@ -136,3 +136,30 @@ def test_copilot_is_told_a_bad_payload_without_failing_its_tool_closed(project: 
 def test_an_unknown_dialect_is_an_error(project: Path) -> None:
     proc = run(project, {"hook_event_name": "PreToolUse"}, "--dialect", "vim")
     assert proc.returncode == 1 and "unknown dialect" in proc.stderr
+
+
+# ---------------------------------------------------------------- Devin, Antigravity, Hermes
+# (each: the payload its digest shows, the arguments its installed entry passes, its deny)
+MORE: dict[str, tuple[dict[str, Any], list[str], dict[str, Any]]] = {
+    "devin": (
+        {
+            "session_id": "ses_01",
+            "prompt_id": "p_07",
+            "tool_name": "exec",
+            "tool_input": {"command": "rm -rf /", "shell_id": "main"},
+        },
+        ["--dialect", "devin", "--event", "PreToolUse"],
+        {"decision": "block", "reason": "rm -rf / is not allowed"},
+    ),
+}
+
+
+@pytest.mark.parametrize("harness", sorted(MORE))
+def test_the_guard_blocks_in_the_newer_harnesses(project: Path, harness: str) -> None:
+    payload, args, denied = MORE[harness]
+    proc = run(project, payload, *args)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout) == denied
+    seen = [json.loads(line) for line in (project / "seen.jsonl").read_text().splitlines()]
+    assert seen[-1]["hook_event_name"] == "PreToolUse" and seen[-1]["tool_name"] == "Bash"
+    assert seen[-1]["tool_input"]["command"] == "rm -rf /"

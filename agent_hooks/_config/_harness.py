@@ -238,6 +238,11 @@ class Family:
     Code: ``JSON.parse(stripJsonComments(text))``; Augment: "files may be JSONC")."""
     plugin_root: bool = False
     """A file in a plugin's ``hooks/`` gets ``PLUGIN_ROOT``, the plugin's directory (Goose)."""
+    file_kinds: Mapping[str, str] = attrs.field(factory=dict)
+    """File name -> how the file holds its hooks, where the name alone does not say:
+    ``settings`` (a ``hooks`` key among the harness's settings), ``hooks`` (a hooks file,
+    ``hooks`` and ``top_keys`` only) or ``bare`` (the whole object is the hooks object,
+    Devin's ``hooks.v1.json``). Other names: ``settings*`` is ``settings``, else ``hooks``."""
 
     @property
     def dialect(self) -> Any:
@@ -718,6 +723,39 @@ HARNESSES: Mapping[str, Harness] = {
                     "SubagentStop",
                     "PreCompact",
                 ),
+            ),
+        ),
+        # Devin CLI (digest: devin-cli.md, medium-low confidence). Unconfirmed, chosen:
+        # every file's hooks add up (the digest does not say whether they merge or
+        # override); timeouts in seconds with Claude Code's default; no trust gate of its
+        # own (project files need agent_hooks' trust, as every project file does);
+        # `install` writes `hooks` in .devin/config.json (not the unwrapped
+        # hooks.v1.json) with `--event`, as whether payloads carry hook_event_name is
+        # unconfirmed. Devin also runs the project's .claude/ hooks: `also_runs`.
+        _family(
+            "devin",
+            "Devin CLI",
+            (
+                _at(".devin/hooks.v1.json", "project", 200),
+                _at(".devin/config.json", "project", 200),
+                _at(".devin/config.local.json", "local", 210),
+                _at(".config/devin/config.json", "user", 300, root="home"),
+            ),
+            aliases=("devin-cli",),
+            executables=("devin",),
+            install=Install(
+                project_file=".devin/config.json",
+                user_file=".config/devin/config.json",
+                names_event=True,
+                project_dir_var="DEVIN_PROJECT_DIR",
+                also_runs=("claude",),
+            ),
+            shape=Family(
+                file_kinds={
+                    "hooks.v1.json": "bare",
+                    "config.json": "settings",
+                    "config.local.json": "settings",
+                }
             ),
         ),
         Harness(

@@ -15,7 +15,7 @@ import attrs
 
 from .._events._names import HookEvent
 from ._cline import CLINE_WIRE
-from ._family import AUGMENT_WIRE, FACTORY_WIRE, GOOSE_WIRE, QWEN_WIRE
+from ._family import AUGMENT_WIRE, FACTORY_WIRE, GOOSE_WIRE, QWEN_WIRE, claude_family_wire
 from ._kiro import KIRO_WIRE
 from ._native import AnswerKeys, NativeEvent, NativeWire
 from ._windsurf import WINDSURF_WIRE
@@ -29,6 +29,7 @@ __all__ = [
     "COPILOT_CLAUDE_FORM",
     "CURSOR",
     "DEEPAGENTS",
+    "DEVIN",
     "DIALECTS",
     "DOCKER",
     "FACTORY",
@@ -659,6 +660,72 @@ KIRO = Dialect(
 )
 """Kiro CLI 2.x (agent configuration ``hooks``; ``timeout_ms``; exit status only)."""
 
+# ------------------------------------------------------------------------ Devin CLI
+# (digest devin-cli.md, medium-low confidence). Claude Code's events and answer keys,
+# Devin's lowercase tool names; PostCompaction is Claude's PostCompact (its `summary`
+# the compaction summary). Unconfirmed, chosen: a PreToolUse / PermissionRequest verdict
+# is written as the documented `{"decision": "block" | "approve", "reason"}` (its docs
+# name exit 2 or `decision: block` as what blocks; whether `permissionDecision` is read
+# is unconfirmed, so a deny is never written only there); `ask` is answered `block`, the
+# nearest that cannot fail open; a rewritten input and added context go in Claude's
+# `hookSpecificOutput` (claude-mem: "the same envelope Claude Code uses").
+
+_DEVIN_VERDICT = AnswerKeys(
+    decision="decision",
+    decision_values={"allow": "approve", "deny": "block", "block": "block"},
+    nearest={"ask": "block"},
+    reasons=("reason",),
+    updated_input="hookSpecificOutput.updatedInput",
+    context="hookSpecificOutput.additionalContext",
+    continue_key="continue",
+    stop_reason="stopReason",
+    system_message="systemMessage",
+)
+_DEVIN_FAMILY = claude_family_wire(
+    (
+        "PreToolUse",
+        "PostToolUse",
+        "PermissionRequest",
+        "UserPromptSubmit",
+        "Stop",
+        "SessionStart",
+        "SessionEnd",
+    ),
+    tool_names={
+        "exec": "Bash",
+        "read": "Read",
+        "edit": "Edit",
+        "grep": "Grep",
+        "glob": "Glob",
+    },
+    env={"DEVIN_PROJECT_DIR": "project_dir"},
+    answers={"permission": _DEVIN_VERDICT},
+    answer_of={"PreToolUse": "permission", "PermissionRequest": "permission"},
+    specific_key="hookSpecificOutput",
+)
+DEVIN_WIRE = attrs.evolve(
+    _DEVIN_FAMILY,
+    events=(
+        *_DEVIN_FAMILY.events,
+        NativeEvent(
+            name="PostCompaction",
+            event="PostCompact",
+            renames={"summary": "compact_summary"},
+            answer="passthrough",
+        ),
+    ),
+)
+DEVIN = Dialect(
+    name="devin",
+    wire="claude",
+    aliases=("devin-cli",),
+    native=DEVIN_WIRE,
+    tool_matcher_aliases=_as_aliases(DEVIN_WIRE),
+)
+"""Devin CLI (``.devin/hooks.v1.json``, ``hooks`` in ``.devin/config(.local).json`` and
+``~/.config/devin/config.json``; Claude Code's protocol, lowercase tools ``exec``,
+``read``, ``edit``; exit 2 or ``decision: block`` blocks, other exits fail open)."""
+
 DIALECTS = {
     d.name: d
     for d in (
@@ -680,6 +747,7 @@ DIALECTS = {
         WINDSURF,
         CLINE,
         KIRO,
+        DEVIN,
     )
 }
 

@@ -401,6 +401,37 @@ EXPECTED.update(
     }
 )
 
+# Antigravity CLI: no event name in the payload (its entry passes --event); the deny, and
+# a failure under --fail-closed, are its mandatory PreToolUse decision
+_AGY = {
+    "conversationId": "c-1",
+    "workspacePaths": ["{project}"],
+    "toolCall": {"name": "run_command", "args": {"CommandLine": "BLOCK"}},
+}
+_AGY_ARGS = ("--dialect", "antigravity", "--event", "PreToolUse")
+CASES += [
+    ("antigravity-deny", _AGY, _AGY_ARGS),
+    (
+        "antigravity-hook-fails-closed",
+        {**_AGY, "toolCall": {"name": "run_command", "args": {"CommandLine": "FAIL"}}},
+        (*_AGY_ARGS, "--fail-closed"),
+    ),
+]
+EXPECTED.update(
+    {
+        "antigravity-deny": (
+            0,
+            '{"decision":"deny","reason":"no: blocked here"}\n',
+            _UNTYPED_WARNING,
+        ),
+        "antigravity-hook-fails-closed": (
+            0,
+            '{"decision":"deny","reason":"hook sh {tmp}/conf/guard.sh failed: it broke"}\n',
+            EXPECTED["devin-hook-fails-closed"][2],
+        ),
+    }
+)
+
 
 def _fill(value: Any, tmp: str) -> Any:
     text = json.dumps(value).replace("{project}", f"{tmp}/project").replace("{tmp}", tmp)

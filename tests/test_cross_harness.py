@@ -153,10 +153,25 @@ MORE: dict[str, tuple[dict[str, Any], list[str], dict[str, Any]]] = {
     ),
 }
 
+MORE["antigravity"] = (
+    {
+        "conversationId": "c-0a1b",
+        "stepIdx": 7,
+        "modelName": "gemini-3.8-flash-low",
+        "workspacePaths": ["{cwd}"],
+        "transcriptPath": "/t.jsonl",
+        "artifactDirectoryPath": "/a",
+        "toolCall": {"name": "run_command", "args": {"CommandLine": "rm -rf /", "Cwd": "{cwd}"}},
+    },
+    ["--dialect", "antigravity", "--event", "PreToolUse"],
+    {"decision": "deny", "reason": "rm -rf / is not allowed"},
+)
+
 
 @pytest.mark.parametrize("harness", sorted(MORE))
 def test_the_guard_blocks_in_the_newer_harnesses(project: Path, harness: str) -> None:
     payload, args, denied = MORE[harness]
+    payload = json.loads(json.dumps(payload).replace("{cwd}", str(project)))
     proc = run(project, payload, *args)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout) == denied

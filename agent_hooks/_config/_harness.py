@@ -758,6 +758,39 @@ HARNESSES: Mapping[str, Harness] = {
                 }
             ),
         ),
+        # Antigravity CLI (digest: antigravity-cli.md, low confidence; sources disagree by
+        # version). Chosen: the official page's places, `.agents/hooks.json` and
+        # `~/.gemini/config/hooks.json`, plus plugins' root `hooks.json` (what agy 1.1.11
+        # was seen to load); the 1.0.x places (`.antigravitycli/`, `~/.gemini/hooks.json`)
+        # are not read. Files add up; no trust gate of its own is documented (project
+        # files need agent_hooks' trust). `install` writes the tool events only (a hook
+        # named "hooks", which is also the older wrapped shape), with `--event`: payloads
+        # do not name their event. Stop and the invocation events take flat handler
+        # lists, which install's entry shapes do not write.
+        Harness(
+            name="antigravity",
+            title="Antigravity CLI",
+            aliases=("agy", "antigravity-cli"),
+            formats=(FileFormat("antigravity", "_antigravity:FILE"),),
+            locations=(
+                _at(".agents/hooks.json", "project", 200),
+                _at(".gemini/config/hooks.json", "user", 300, root="home"),
+                _at(
+                    ".gemini/config/plugins/*/hooks.json", "plugin", 400, root="home", count_up=True
+                ),
+            ),
+            executables=("agy",),
+            install=Install(
+                project_file=".agents/hooks.json",
+                user_file=".gemini/config/hooks.json",
+                event_rule="listed",
+                listed=("PreToolUse", "PostToolUse"),
+                names_event=True,
+                fails_open="Antigravity blocks a tool call itself when agent-hooks is "
+                "missing, crashes or prints no decision (it fails closed); on PostToolUse "
+                "the action goes ahead",
+            ),
+        ),
         Harness(
             name="windsurf",
             title="Windsurf",

@@ -28,6 +28,7 @@ __all__ = [
     "COPILOT",
     "COPILOT_CLAUDE_FORM",
     "CURSOR",
+    "ANTIGRAVITY",
     "DEEPAGENTS",
     "DEVIN",
     "DIALECTS",
@@ -726,6 +727,81 @@ DEVIN = Dialect(
 ``~/.config/devin/config.json``; Claude Code's protocol, lowercase tools ``exec``,
 ``read``, ``edit``; exit 2 or ``decision: block`` blocks, other exits fail open)."""
 
+# ------------------------------------------------------------------ Antigravity CLI
+# (digest antigravity-cli.md, low confidence; the choices are in docs/harnesses.md).
+# camelCase payloads without an event name (the entry names it: --event), the tool call
+# in `toolCall{name, args}` with PascalCase arguments; answers are protobuf-checked, so
+# only the documented keys are written: PreToolUse `decision` (mandatory: a missing one
+# fails closed, so "no verdict" is written `allow`, which does not skip agy's own
+# review), `reason`, `overwrite`; Stop `{"decision": "continue"}` keeps the loop going.
+# PreInvocation (before every model call) is BeforeLLMCall; PostInvocation (after a
+# tool-calling round) has no typed event and is carried as itself.
+
+_ANTIGRAVITY_TOOL_EVENT = {"name": "tool_name", "args": "tool_input"}
+ANTIGRAVITY_WIRE = NativeWire(
+    events=(
+        NativeEvent(
+            name="PreToolUse",
+            event="PreToolUse",
+            renames=_ANTIGRAVITY_TOOL_EVENT,
+            nested_keys=("name", "args"),
+            answer="permission",
+        ),
+        NativeEvent(
+            name="PostToolUse",
+            event="PostToolUse",
+            renames=_ANTIGRAVITY_TOOL_EVENT,
+            nested_keys=("name", "args"),
+        ),
+        NativeEvent(name="PreInvocation", event="BeforeLLMCall"),
+        NativeEvent(name="PostInvocation", event="PostInvocation"),
+        NativeEvent(name="Stop", event="Stop", answer="continue"),
+    ),
+    event_key=None,
+    markers=frozenset({"conversationId", "workspacePaths", "artifactDirectoryPath", "toolCall"}),
+    payload_keys={"conversationId": "session_id", "transcriptPath": "transcript_path"},
+    fallbacks={"cwd": "workspacePaths"},
+    nested="toolCall",
+    tool_names={
+        "run_command": "Bash",
+        "view_file": "Read",
+        "write_to_file": "Write",
+        "replace_file_content": "Edit",
+        "multi_replace_file_content": "MultiEdit",
+        "list_dir": "LS",
+        "find_by_name": "Glob",
+        "grep_search": "Grep",
+    },
+    tool_input_keys={"run_command": {"CommandLine": "command"}},
+    answers={
+        "permission": AnswerKeys(
+            decision="decision",
+            decision_values=_EVERY_VERDICT,
+            nearest={"defer": "ask"},
+            reasons=("reason",),
+            updated_input="overwrite",
+            default_decision="allow",
+        ),
+        "continue": AnswerKeys(
+            decision="decision",
+            decision_values={"block": "continue", "deny": "continue"},
+            reasons=("reason",),
+            context_keeps_going=True,
+        ),
+        "none": AnswerKeys(),
+    },
+)
+ANTIGRAVITY = Dialect(
+    name="antigravity",
+    wire="claude",
+    aliases=("agy", "antigravity-cli"),
+    native=ANTIGRAVITY_WIRE,
+    default_timeout=30.0,
+    tool_matcher_aliases=_as_aliases(ANTIGRAVITY_WIRE),
+)
+"""Antigravity CLI (``agy``; ``hooks.json`` keyed by hook name; ``{"decision":
+"allow" | "deny" | "ask" | "force_ask"}``, failing closed without one)."""
+
 DIALECTS = {
     d.name: d
     for d in (
@@ -748,6 +824,7 @@ DIALECTS = {
         CLINE,
         KIRO,
         DEVIN,
+        ANTIGRAVITY,
     )
 }
 

@@ -432,6 +432,35 @@ EXPECTED.update(
     }
 )
 
+# Hermes Agent: its own block spelling; a failure under --fail-closed blocks as well
+_HERMES = {
+    "hook_event_name": "pre_tool_call",
+    "tool_name": "terminal",
+    "tool_input": {"command": "BLOCK"},
+    "session_id": "s-1",
+    "cwd": "{project}",
+    "profile": "default",
+    "extra": {},
+}
+CASES += [
+    ("hermes-deny", _HERMES, ()),
+    (
+        "hermes-hook-fails-closed",
+        {**_HERMES, "tool_input": {"command": "FAIL"}},
+        ("--fail-closed",),
+    ),
+]
+EXPECTED.update(
+    {
+        "hermes-deny": (0, '{"action":"block","message":"no: blocked here"}\n', _UNTYPED_WARNING),
+        "hermes-hook-fails-closed": (
+            0,
+            '{"action":"block","message":"hook sh {tmp}/conf/guard.sh failed: it broke"}\n',
+            EXPECTED["devin-hook-fails-closed"][2],
+        ),
+    }
+)
+
 
 def _fill(value: Any, tmp: str) -> Any:
     text = json.dumps(value).replace("{project}", f"{tmp}/project").replace("{tmp}", tmp)

@@ -167,6 +167,20 @@ MORE["antigravity"] = (
     {"decision": "deny", "reason": "rm -rf / is not allowed"},
 )
 
+MORE["hermes"] = (
+    {
+        "hook_event_name": "pre_tool_call",
+        "tool_name": "terminal",
+        "tool_input": {"command": "rm -rf /"},
+        "session_id": "sess_abc123",
+        "cwd": "{cwd}",
+        "profile": "default",
+        "extra": {"task_id": "t-1", "tool_call_id": "call_9"},
+    },
+    ["--dialect", "hermes"],
+    {"action": "block", "message": "rm -rf / is not allowed"},
+)
+
 
 @pytest.mark.parametrize("harness", sorted(MORE))
 def test_the_guard_blocks_in_the_newer_harnesses(project: Path, harness: str) -> None:

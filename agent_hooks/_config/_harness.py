@@ -791,6 +791,22 @@ HARNESSES: Mapping[str, Harness] = {
                 "the action goes ahead",
             ),
         ),
+        # Hermes Agent (digest: hermes-agent.md). User scope only (a profile's
+        # config.yaml; HERMES_HOME moves it). `install` does not edit YAML; Hermes's own
+        # first-use consent (its allowlist) applies to whatever entry the user writes.
+        Harness(
+            name="hermes",
+            title="Hermes Agent",
+            aliases=("hermes-agent",),
+            formats=(FileFormat("hermes", "_hermes:FILE"),),
+            locations=(_at(".hermes/config.yaml", "user", 300, root="home", env="HERMES_HOME"),),
+            env=("HERMES_HOME",),
+            executables=("hermes",),
+            not_installable="Hermes keeps hooks in ~/.hermes/config.yaml (YAML), which "
+            "install does not edit; add `hooks: {pre_tool_call: [{command: 'agent-hooks run "
+            "--dialect hermes --config ...', fail_closed: true}]}` there and approve it on "
+            "first run (or `hermes --accept-hooks`)",
+        ),
         Harness(
             name="windsurf",
             title="Windsurf",

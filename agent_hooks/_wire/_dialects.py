@@ -37,6 +37,7 @@ __all__ = [
     "GEMINI",
     "GOOSE",
     "HEL",
+    "HERMES",
     "KIRO",
     "OPENHANDS",
     "QODER",
@@ -802,6 +803,75 @@ ANTIGRAVITY = Dialect(
 """Antigravity CLI (``agy``; ``hooks.json`` keyed by hook name; ``{"decision":
 "allow" | "deny" | "ask" | "force_ask"}``, failing closed without one)."""
 
+# -------------------------------------------------------------------- Hermes Agent
+# (digest hermes-agent.md, medium-high confidence for shell hooks). Snake_case plugin
+# events; only pre_tool_call can block: exit 2, or `{"action": "block", "message"}`
+# (Hermes' own spelling; `approve` there escalates to the human approval gate, which is
+# the canonical `ask`). Claude's `decision: approve` is not read by Hermes, so an allow
+# is not written (the call goes ahead anyway). Chosen: pre_llm_call (once per turn,
+# before the loop, adds context) is UserPromptSubmit; a rewrite (`action: modify`) is
+# not written: its action and args would need two keys the answer row cannot pair.
+
+_HERMES_EVENTS = (
+    ("pre_tool_call", "PreToolUse", "permission"),
+    ("post_tool_call", "PostToolUse", "none"),
+    ("pre_llm_call", "UserPromptSubmit", "context"),
+    ("on_session_start", "SessionStart", "none"),
+    ("on_session_end", "SessionEnd", "none"),
+    ("subagent_start", "SubagentStart", "none"),
+    ("subagent_stop", "SubagentStop", "none"),
+    *(
+        (name, name, "none")
+        for name in (
+            "post_llm_call",
+            "pre_verify",
+            "on_session_finalize",
+            "on_session_reset",
+            "pre_approval_request",
+            "post_approval_response",
+            "transform_tool_result",
+            "transform_terminal_output",
+            "transform_llm_output",
+            "pre_api_request",
+            "post_api_request",
+            "api_request_error",
+            "pre_auxiliary_call",
+            "post_auxiliary_call",
+            "pre_gateway_dispatch",
+        )
+    ),
+)
+HERMES_WIRE = NativeWire(
+    events=tuple(NativeEvent(name=n, event=e, answer=a) for n, e, a in _HERMES_EVENTS),
+    tool_names={
+        "terminal": "Bash",
+        "write_file": "Write",
+        "patch": "Edit",
+        "read_file": "Read",
+        "delegate_task": "Task",
+    },
+    answers={
+        "permission": AnswerKeys(
+            decision="action",
+            decision_values={"deny": "block", "block": "block", "ask": "approve"},
+            reasons=("message",),
+        ),
+        "context": AnswerKeys(context="context"),
+        "none": AnswerKeys(),
+    },
+)
+HERMES = Dialect(
+    name="hermes",
+    wire="claude",
+    aliases=("hermes-agent",),
+    native=HERMES_WIRE,
+    default_timeout=60.0,
+    exit2_ignored=frozenset(HookEvent) - {HookEvent.PRE_TOOL_USE},
+    tool_matcher_aliases=_as_aliases(HERMES_WIRE),
+)
+"""Hermes Agent (``hooks:`` in ``~/.hermes/config.yaml``; ``pre_tool_call`` blocks on
+exit 2 or ``{"action": "block"}``; ``fail_closed`` per entry)."""
+
 DIALECTS = {
     d.name: d
     for d in (
@@ -825,6 +895,7 @@ DIALECTS = {
         KIRO,
         DEVIN,
         ANTIGRAVITY,
+        HERMES,
     )
 }
 

@@ -136,3 +136,59 @@ def test_copilot_is_told_a_bad_payload_without_failing_its_tool_closed(project: 
 def test_an_unknown_dialect_is_an_error(project: Path) -> None:
     proc = run(project, {"hook_event_name": "PreToolUse"}, "--dialect", "vim")
     assert proc.returncode == 1 and "unknown dialect" in proc.stderr
+
+
+# ---------------------------------------------------------------- Devin, Antigravity, Hermes
+# (each: the payload its digest shows, the arguments its installed entry passes, its deny)
+MORE: dict[str, tuple[dict[str, Any], list[str], dict[str, Any]]] = {
+    "devin": (
+        {
+            "session_id": "ses_01",
+            "prompt_id": "p_07",
+            "tool_name": "exec",
+            "tool_input": {"command": "rm -rf /", "shell_id": "main"},
+        },
+        ["--dialect", "devin", "--event", "PreToolUse"],
+        {"decision": "block", "reason": "rm -rf / is not allowed"},
+    ),
+}
+
+MORE["antigravity"] = (
+    {
+        "conversationId": "c-0a1b",
+        "stepIdx": 7,
+        "modelName": "gemini-3.8-flash-low",
+        "workspacePaths": ["{cwd}"],
+        "transcriptPath": "/t.jsonl",
+        "artifactDirectoryPath": "/a",
+        "toolCall": {"name": "run_command", "args": {"CommandLine": "rm -rf /", "Cwd": "{cwd}"}},
+    },
+    ["--dialect", "antigravity", "--event", "PreToolUse"],
+    {"decision": "deny", "reason": "rm -rf / is not allowed"},
+)
+
+MORE["hermes"] = (
+    {
+        "hook_event_name": "pre_tool_call",
+        "tool_name": "terminal",
+        "tool_input": {"command": "rm -rf /"},
+        "session_id": "sess_abc123",
+        "cwd": "{cwd}",
+        "profile": "default",
+        "extra": {"task_id": "t-1", "tool_call_id": "call_9"},
+    },
+    ["--dialect", "hermes"],
+    {"action": "block", "message": "rm -rf / is not allowed"},
+)
+
+
+@pytest.mark.parametrize("harness", sorted(MORE))
+def test_the_guard_blocks_in_the_newer_harnesses(project: Path, harness: str) -> None:
+    payload, args, denied = MORE[harness]
+    payload = json.loads(json.dumps(payload).replace("{cwd}", str(project)))
+    proc = run(project, payload, *args)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout) == denied
+    seen = [json.loads(line) for line in (project / "seen.jsonl").read_text().splitlines()]
+    assert seen[-1]["hook_event_name"] == "PreToolUse" and seen[-1]["tool_name"] == "Bash"
+    assert seen[-1]["tool_input"]["command"] == "rm -rf /"

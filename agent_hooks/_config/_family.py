@@ -20,6 +20,8 @@ All layers add up (every harness here merges them). Schema differences:
   ``allow`` is ``on_error: warn``; ``${PLUGIN_ROOT}`` is the plugin's directory;
 * Augment runs only ``.sh`` files: another command is loaded and run all the same,
   with a warning (``augment_not_sh``-style text, code ``invalid_config``);
+* a file the row's ``file_kinds`` calls ``bare`` is the hooks object itself (no
+  ``hooks`` key around it); one it calls ``settings`` holds other settings beside it;
 * ``disableAllHooks: true`` in a settings file (Qwen, Factory, Qoder) switches that
   file's hooks off.
 
@@ -59,7 +61,7 @@ from ._trust import TrustArg
 __all__ = ["FAMILIES", "Family", "load_family"]
 
 
-Kind = Literal["settings", "hooks"]
+Kind = Literal["settings", "hooks", "bare"]
 
 
 FAMILIES: Mapping[str, Family] = {
@@ -120,18 +122,20 @@ def _canonical_event(
 
 def family_builder(fam: Family, kind: Kind) -> Any:
     """The builder of one family's files of ``kind`` (``settings``: other keys are the
-    harness's settings; ``hooks``: a stand-alone hooks file)."""
+    harness's settings; ``hooks``: a stand-alone hooks file; ``bare``: the whole object
+    is the hooks object, without the ``hooks`` key)."""
 
     def build(data: bytes, ctx: BuildContext) -> Built:
         built = Built()
-        doc = decode_object(data, ctx, "an object with 'hooks'", comments=fam.comments)
+        expected = "an object of events" if kind == "bare" else "an object with 'hooks'"
+        doc = decode_object(data, ctx, expected, comments=fam.comments)
         if doc is None:
             return built
         if kind == "settings":
             value = doc.get("disableAllHooks")
             if isinstance(value, bool):
                 built.flags["disableAllHooks"] = value
-        else:
+        elif kind == "hooks":
             for key in doc:
                 if key not in fam.top_keys:
                     ctx.report(
@@ -141,7 +145,7 @@ def family_builder(fam: Family, kind: Kind) -> Any:
                         severity=Severity.WARNING,
                     )
         lists = event_lists(
-            doc.get("hooks"),
+            doc if kind == "bare" else doc.get("hooks"),
             ctx,
             mapping="event names to matcher groups",
             items="matcher groups",
@@ -180,10 +184,15 @@ def family_builder(fam: Family, kind: Kind) -> Any:
 
 
 _probe = json_declares("hooks", "disableAllHooks")
+_KINDS: Mapping[str, Kind] = {"settings": "settings", "hooks": "hooks", "bare": "bare"}
 
 
 def _kind_of(fam: Family, path: str) -> Kind:
-    return "settings" if os.path.basename(path).startswith("settings") else "hooks"
+    name = os.path.basename(path)
+    named = _KINDS.get(fam.file_kinds.get(name, ""))
+    if named is not None:
+        return named
+    return "settings" if name.startswith("settings") else "hooks"
 
 
 def load_family(
@@ -212,7 +221,10 @@ def load_family(
     if fam.plugin_root and len(parts) >= 3 and parts[-2] == "hooks":
         env["PLUGIN_ROOT"] = str(Path(os.path.abspath(label)).parent.parent)
     file = HookFile(
-        format=family, dialect=fam.dialect, builder=family_builder(fam, kind), probe=_probe
+        format=family,
+        dialect=fam.dialect,
+        builder=family_builder(fam, kind),
+        probe=None if kind == "bare" else _probe,
     )
     config, built = file.load(
         label, scope, project_dir, precedence, trust, kinds, data, home, env=env

@@ -247,6 +247,11 @@ class Family:
     Code: ``JSON.parse(stripJsonComments(text))``; Augment: "files may be JSONC")."""
     plugin_root: bool = False
     """A file in a plugin's ``hooks/`` gets ``PLUGIN_ROOT``, the plugin's directory (Goose)."""
+    file_kinds: Mapping[str, str] = attrs.field(factory=dict)
+    """File name -> how the file holds its hooks, where the name alone does not say:
+    ``settings`` (a ``hooks`` key among the harness's settings), ``hooks`` (a hooks file,
+    ``hooks`` and ``top_keys`` only) or ``bare`` (the whole object is the hooks object,
+    Devin's ``hooks.v1.json``). Other names: ``settings*`` is ``settings``, else ``hooks``."""
 
     @property
     def dialect(self) -> Any:
@@ -743,6 +748,88 @@ HARNESSES: Mapping[str, Harness] = {
                     "PreCompact",
                 ),
             ),
+        ),
+        # Devin CLI (digest: devin-cli.md, medium-low confidence). Unconfirmed, chosen:
+        # every file's hooks add up (the digest does not say whether they merge or
+        # override); timeouts in seconds with Claude Code's default; no trust gate of its
+        # own (project files need agent_hooks' trust, as every project file does);
+        # `install` writes `hooks` in .devin/config.json (not the unwrapped
+        # hooks.v1.json) with `--event`, as whether payloads carry hook_event_name is
+        # unconfirmed. Devin also runs the project's .claude/ hooks: `also_runs`.
+        _family(
+            "devin",
+            "Devin CLI",
+            (
+                _at(".devin/hooks.v1.json", "project", 200),
+                _at(".devin/config.json", "project", 200),
+                _at(".devin/config.local.json", "local", 210),
+                _at(".config/devin/config.json", "user", 300, root="home"),
+            ),
+            aliases=("devin-cli",),
+            executables=("devin",),
+            install=Install(
+                project_file=".devin/config.json",
+                user_file=".config/devin/config.json",
+                names_event=True,
+                project_dir_var="DEVIN_PROJECT_DIR",
+                also_runs=("claude",),
+            ),
+            shape=Family(
+                file_kinds={
+                    "hooks.v1.json": "bare",
+                    "config.json": "settings",
+                    "config.local.json": "settings",
+                }
+            ),
+        ),
+        # Antigravity CLI (digest: antigravity-cli.md, low confidence; sources disagree by
+        # version). Chosen: the official page's places, `.agents/hooks.json` and
+        # `~/.gemini/config/hooks.json`, plus plugins' root `hooks.json` (what agy 1.1.11
+        # was seen to load); the 1.0.x places (`.antigravitycli/`, `~/.gemini/hooks.json`)
+        # are not read. Files add up; no trust gate of its own is documented (project
+        # files need agent_hooks' trust). `install` writes the tool events only (a hook
+        # named "hooks", which is also the older wrapped shape), with `--event`: payloads
+        # do not name their event. Stop and the invocation events take flat handler
+        # lists, which install's entry shapes do not write.
+        Harness(
+            name="antigravity",
+            title="Antigravity CLI",
+            aliases=("agy", "antigravity-cli"),
+            formats=(FileFormat("antigravity", "_antigravity:FILE"),),
+            locations=(
+                _at(".agents/hooks.json", "project", 200),
+                _at(".gemini/config/hooks.json", "user", 300, root="home"),
+                _at(
+                    ".gemini/config/plugins/*/hooks.json", "plugin", 400, root="home", count_up=True
+                ),
+            ),
+            executables=("agy",),
+            install=Install(
+                project_file=".agents/hooks.json",
+                user_file=".gemini/config/hooks.json",
+                event_rule="listed",
+                listed=("PreToolUse", "PostToolUse"),
+                names_event=True,
+                fails_open="Antigravity blocks a tool call itself when agent-hooks is "
+                "missing, crashes or prints no decision (it fails closed); on PostToolUse "
+                "the action goes ahead",
+            ),
+        ),
+        # Hermes Agent (digest: hermes-agent.md). User scope only (a profile's
+        # config.yaml; HERMES_HOME moves it). `install` does not edit YAML; Hermes's own
+        # first-use consent (its allowlist) applies to whatever entry the user writes.
+        Harness(
+            name="hermes",
+            title="Hermes Agent",
+            aliases=("hermes-agent",),
+            formats=(FileFormat("hermes", "_hermes:FILE"),),
+            locations=(_at(".hermes/config.yaml", "user", 300, root="home", env="HERMES_HOME"),),
+            env=("HERMES_HOME",),
+            executables=("hermes",),
+            not_installable="Hermes keeps hooks in ~/.hermes/config.yaml (YAML), which "
+            "install does not edit; add `hooks: {pre_tool_call: [{command: 'agent-hooks run "
+            "--dialect hermes --config ...', fail_closed: true}]}` there and approve it on "
+            "first run (or `hermes --accept-hooks`)",
         ),
         Harness(
             name="windsurf",

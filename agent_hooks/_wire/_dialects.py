@@ -15,7 +15,7 @@ import attrs
 
 from .._events._names import HookEvent
 from ._cline import CLINE_WIRE
-from ._family import AUGMENT_WIRE, FACTORY_WIRE, GOOSE_WIRE, QWEN_WIRE
+from ._family import AUGMENT_WIRE, FACTORY_WIRE, GOOSE_WIRE, QWEN_WIRE, claude_family_wire
 from ._kiro import KIRO_WIRE
 from ._native import AnswerKeys, NativeEvent, NativeWire
 from ._windsurf import WINDSURF_WIRE
@@ -28,13 +28,16 @@ __all__ = [
     "COPILOT",
     "COPILOT_CLAUDE_FORM",
     "CURSOR",
+    "ANTIGRAVITY",
     "DEEPAGENTS",
+    "DEVIN",
     "DIALECTS",
     "DOCKER",
     "FACTORY",
     "GEMINI",
     "GOOSE",
     "HEL",
+    "HERMES",
     "KIRO",
     "OPENHANDS",
     "QODER",
@@ -659,6 +662,216 @@ KIRO = Dialect(
 )
 """Kiro CLI 2.x (agent configuration ``hooks``; ``timeout_ms``; exit status only)."""
 
+# ------------------------------------------------------------------------ Devin CLI
+# (digest devin-cli.md, medium-low confidence). Claude Code's events and answer keys,
+# Devin's lowercase tool names; PostCompaction is Claude's PostCompact (its `summary`
+# the compaction summary). Unconfirmed, chosen: a PreToolUse / PermissionRequest verdict
+# is written as the documented `{"decision": "block" | "approve", "reason"}` (its docs
+# name exit 2 or `decision: block` as what blocks; whether `permissionDecision` is read
+# is unconfirmed, so a deny is never written only there); `ask` is answered `block`, the
+# nearest that cannot fail open; a rewritten input and added context go in Claude's
+# `hookSpecificOutput` (claude-mem: "the same envelope Claude Code uses").
+
+_DEVIN_VERDICT = AnswerKeys(
+    decision="decision",
+    decision_values={"allow": "approve", "deny": "block", "block": "block"},
+    nearest={"ask": "block"},
+    reasons=("reason",),
+    updated_input="hookSpecificOutput.updatedInput",
+    context="hookSpecificOutput.additionalContext",
+    continue_key="continue",
+    stop_reason="stopReason",
+    system_message="systemMessage",
+)
+_DEVIN_FAMILY = claude_family_wire(
+    (
+        "PreToolUse",
+        "PostToolUse",
+        "PermissionRequest",
+        "UserPromptSubmit",
+        "Stop",
+        "SessionStart",
+        "SessionEnd",
+    ),
+    tool_names={
+        "exec": "Bash",
+        "read": "Read",
+        "edit": "Edit",
+        "grep": "Grep",
+        "glob": "Glob",
+    },
+    env={"DEVIN_PROJECT_DIR": "project_dir"},
+    answers={"permission": _DEVIN_VERDICT},
+    answer_of={"PreToolUse": "permission", "PermissionRequest": "permission"},
+    specific_key="hookSpecificOutput",
+)
+DEVIN_WIRE = attrs.evolve(
+    _DEVIN_FAMILY,
+    events=(
+        *_DEVIN_FAMILY.events,
+        NativeEvent(
+            name="PostCompaction",
+            event="PostCompact",
+            renames={"summary": "compact_summary"},
+            answer="passthrough",
+        ),
+    ),
+)
+DEVIN = Dialect(
+    name="devin",
+    wire="claude",
+    aliases=("devin-cli",),
+    native=DEVIN_WIRE,
+    tool_matcher_aliases=_as_aliases(DEVIN_WIRE),
+)
+"""Devin CLI (``.devin/hooks.v1.json``, ``hooks`` in ``.devin/config(.local).json`` and
+``~/.config/devin/config.json``; Claude Code's protocol, lowercase tools ``exec``,
+``read``, ``edit``; exit 2 or ``decision: block`` blocks, other exits fail open)."""
+
+# ------------------------------------------------------------------ Antigravity CLI
+# (digest antigravity-cli.md, low confidence; the choices are in docs/harnesses.md).
+# camelCase payloads without an event name (the entry names it: --event), the tool call
+# in `toolCall{name, args}` with PascalCase arguments; answers are protobuf-checked, so
+# only the documented keys are written: PreToolUse `decision` (mandatory: a missing one
+# fails closed, so "no verdict" is written `allow`, which does not skip agy's own
+# review), `reason`, `overwrite`; Stop `{"decision": "continue"}` keeps the loop going.
+# PreInvocation (before every model call) is BeforeLLMCall; PostInvocation (after a
+# tool-calling round) has no typed event and is carried as itself.
+
+_ANTIGRAVITY_TOOL_EVENT = {"name": "tool_name", "args": "tool_input"}
+ANTIGRAVITY_WIRE = NativeWire(
+    events=(
+        NativeEvent(
+            name="PreToolUse",
+            event="PreToolUse",
+            renames=_ANTIGRAVITY_TOOL_EVENT,
+            nested_keys=("name", "args"),
+            answer="permission",
+        ),
+        NativeEvent(
+            name="PostToolUse",
+            event="PostToolUse",
+            renames=_ANTIGRAVITY_TOOL_EVENT,
+            nested_keys=("name", "args"),
+        ),
+        NativeEvent(name="PreInvocation", event="BeforeLLMCall"),
+        NativeEvent(name="PostInvocation", event="PostInvocation"),
+        NativeEvent(name="Stop", event="Stop", answer="continue"),
+    ),
+    event_key=None,
+    markers=frozenset({"conversationId", "workspacePaths", "artifactDirectoryPath", "toolCall"}),
+    payload_keys={"conversationId": "session_id", "transcriptPath": "transcript_path"},
+    fallbacks={"cwd": "workspacePaths"},
+    nested="toolCall",
+    tool_names={
+        "run_command": "Bash",
+        "view_file": "Read",
+        "write_to_file": "Write",
+        "replace_file_content": "Edit",
+        "multi_replace_file_content": "MultiEdit",
+        "list_dir": "LS",
+        "find_by_name": "Glob",
+        "grep_search": "Grep",
+    },
+    tool_input_keys={"run_command": {"CommandLine": "command"}},
+    answers={
+        "permission": AnswerKeys(
+            decision="decision",
+            decision_values=_EVERY_VERDICT,
+            nearest={"defer": "ask"},
+            reasons=("reason",),
+            updated_input="overwrite",
+            default_decision="allow",
+        ),
+        "continue": AnswerKeys(
+            decision="decision",
+            decision_values={"block": "continue", "deny": "continue"},
+            reasons=("reason",),
+            context_keeps_going=True,
+        ),
+        "none": AnswerKeys(),
+    },
+)
+ANTIGRAVITY = Dialect(
+    name="antigravity",
+    wire="claude",
+    aliases=("agy", "antigravity-cli"),
+    native=ANTIGRAVITY_WIRE,
+    default_timeout=30.0,
+    tool_matcher_aliases=_as_aliases(ANTIGRAVITY_WIRE),
+)
+"""Antigravity CLI (``agy``; ``hooks.json`` keyed by hook name; ``{"decision":
+"allow" | "deny" | "ask" | "force_ask"}``, failing closed without one)."""
+
+# -------------------------------------------------------------------- Hermes Agent
+# (digest hermes-agent.md, medium-high confidence for shell hooks). Snake_case plugin
+# events; only pre_tool_call can block: exit 2, or `{"action": "block", "message"}`
+# (Hermes' own spelling; `approve` there escalates to the human approval gate, which is
+# the canonical `ask`). Claude's `decision: approve` is not read by Hermes, so an allow
+# is not written (the call goes ahead anyway). Chosen: pre_llm_call (once per turn,
+# before the loop, adds context) is UserPromptSubmit; a rewrite (`action: modify`) is
+# not written: its action and args would need two keys the answer row cannot pair.
+
+_HERMES_EVENTS = (
+    ("pre_tool_call", "PreToolUse", "permission"),
+    ("post_tool_call", "PostToolUse", "none"),
+    ("pre_llm_call", "UserPromptSubmit", "context"),
+    ("on_session_start", "SessionStart", "none"),
+    ("on_session_end", "SessionEnd", "none"),
+    ("subagent_start", "SubagentStart", "none"),
+    ("subagent_stop", "SubagentStop", "none"),
+    *(
+        (name, name, "none")
+        for name in (
+            "post_llm_call",
+            "pre_verify",
+            "on_session_finalize",
+            "on_session_reset",
+            "pre_approval_request",
+            "post_approval_response",
+            "transform_tool_result",
+            "transform_terminal_output",
+            "transform_llm_output",
+            "pre_api_request",
+            "post_api_request",
+            "api_request_error",
+            "pre_auxiliary_call",
+            "post_auxiliary_call",
+            "pre_gateway_dispatch",
+        )
+    ),
+)
+HERMES_WIRE = NativeWire(
+    events=tuple(NativeEvent(name=n, event=e, answer=a) for n, e, a in _HERMES_EVENTS),
+    tool_names={
+        "terminal": "Bash",
+        "write_file": "Write",
+        "patch": "Edit",
+        "read_file": "Read",
+        "delegate_task": "Task",
+    },
+    answers={
+        "permission": AnswerKeys(
+            decision="action",
+            decision_values={"deny": "block", "block": "block", "ask": "approve"},
+            reasons=("message",),
+        ),
+        "context": AnswerKeys(context="context"),
+        "none": AnswerKeys(),
+    },
+)
+HERMES = Dialect(
+    name="hermes",
+    wire="claude",
+    aliases=("hermes-agent",),
+    native=HERMES_WIRE,
+    default_timeout=60.0,
+    exit2_ignored=frozenset(HookEvent) - {HookEvent.PRE_TOOL_USE},
+    tool_matcher_aliases=_as_aliases(HERMES_WIRE),
+)
+"""Hermes Agent (``hooks:`` in ``~/.hermes/config.yaml``; ``pre_tool_call`` blocks on
+exit 2 or ``{"action": "block"}``; ``fail_closed`` per entry)."""
+
 DIALECTS = {
     d.name: d
     for d in (
@@ -680,6 +893,9 @@ DIALECTS = {
         WINDSURF,
         CLINE,
         KIRO,
+        DEVIN,
+        ANTIGRAVITY,
+        HERMES,
     )
 }
 

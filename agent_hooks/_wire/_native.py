@@ -69,6 +69,9 @@ class AnswerKeys:
     block_flag: str | None = None
     """Key of a flag a block is written as, ``true``, with the reasons (Cline's
     ``cancel``); a verdict :attr:`nearest` maps to ``block`` is written so too."""
+    default_decision: str | None = None
+    """The native value :attr:`decision` is written with when no hook decided, where the
+    harness requires one (a missing decision is a schema failure it blocks on)."""
     fields: Mapping[str, str] = attrs.field(factory=dict)
     """The event's own answer fields the harness takes as they are: output field (Python
     name) -> the harness's (dotted) key (Gemini's ``BeforeModel``: ``llm_request`` ->

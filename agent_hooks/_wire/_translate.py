@@ -139,7 +139,7 @@ def native_event_of(
         raise InvalidPayloadError(
             "the payload does not name its event; pass --event NAME (the event the "
             "configuration entry is under)",
-            path=f"$.{wire.event_key or wire.alt_event_keys[0]}",
+            path=f"$.{wire.event_key or next(iter(wire.alt_event_keys), '')}".rstrip("."),
         )
     found = wire.by_name(name)
     if found is None:
@@ -487,6 +487,8 @@ def answer_to_native(
             answer[keys.system_message] = output.system_message
         else:
             diags.append(_note(f"{native.name} shows no systemMessage; left out", where))
+    if keys.default_decision is not None and keys.decision and keys.decision not in answer:
+        answer[keys.decision] = keys.default_decision
     for name, key in keys.fields.items():
         value = getattr(output, name, None)
         if value is not None:

@@ -602,6 +602,9 @@ def _compile_node(
     timeout = node.timeout or group.timeout or src.dialect.default_timeout or spec.default_timeout
     if src.dialect.min_timeout:
         timeout = max(timeout, src.dialect.min_timeout)
+    cap = next((c for e, c in src.dialect.max_timeouts.items() if e == spec.event), None)
+    if cap is not None:
+        timeout = min(timeout, cap)
     policy: OnError = node.on_error or group.on_error or reg._policy(spec.event) or "warn"
     if (spec.fails_closed and src.dialect is DOCKER) or (
         reg.fail_closed and spec.can_block and not node.background

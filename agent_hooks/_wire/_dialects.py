@@ -113,6 +113,17 @@ class Dialect:
     loop_cap: int | None = None
     """Automatic continuations the harness allows in a row (Copilot's 8 ``agentStop``
     blocks; Cursor's default ``loop_limit``, 5); ``None``: not the harness's concern."""
+    max_timeouts: Mapping[HookEvent, float] = attrs.field(factory=dict, eq=False)
+    """Events whose hooks the harness gives at most this many seconds, whatever their
+    ``timeout`` says (Codex 0.171: SessionEnd and Interrupt, 3 s): a longer configured
+    timeout is clamped with a warning, the default is clamped silently."""
+    skipped_kinds: Mapping[str, str] = attrs.field(factory=dict, eq=False)
+    """Handler types the harness parses but never runs, with why (Codex: ``prompt`` and
+    ``agent``): such an entry is a disabled node with a warning, whatever kind table the
+    application passes."""
+    kinds_skipped_on: Mapping[str, frozenset[HookEvent]] = attrs.field(factory=dict, eq=False)
+    """Handler types the harness skips, with a warning, on some events (Codex:
+    ``mcp_tool`` on SessionEnd)."""
     on_failure: bool = False
     """Hook entries may carry Claude Code's ``onFailure`` (2.1.295 and later): ``block``
     makes a failure of the ``command``, ``http`` or ``mcp_tool`` hook block, as exit 2
@@ -142,8 +153,17 @@ CODEX = Dialect(
     wire="claude",
     min_timeout=1.0,
     tool_matcher_aliases={"apply_patch": ("Write", "Edit")},
+    max_timeouts={HookEvent.SESSION_END: 3.0, HookEvent.INTERRUPT: 3.0},
+    skipped_kinds={
+        "prompt": "Codex parses prompt hooks but does not run them (0.171.0: \"prompt hooks "
+        'are not supported yet")',
+        "agent": "Codex parses agent hooks but does not run them (0.171.0: \"agent hooks "
+        'are not supported yet")',
+    },
+    kinds_skipped_on={"mcp_tool": frozenset({HookEvent.SESSION_END})},
 )
-"""OpenAI Codex."""
+"""OpenAI Codex (0.171.0: SessionEnd and Interrupt hooks get at most 3 s; ``prompt`` and
+``agent`` handlers are parsed and skipped; ``mcp_tool`` is skipped on SessionEnd)."""
 DOCKER = Dialect(
     name="docker",
     wire="docker",

@@ -106,6 +106,10 @@ class MatcherGroup:
     location: str | None = None
     """Where the group is in its source (``PreToolUse[0]``)."""
     node_locations: tuple[str | None, ...] = ()
+    sequential: bool = False
+    """When this group matches, every matching handler of the event runs one after
+    another, in order, each seeing the input as the previous one rewrote it (chained
+    execution; Gemini CLI's ``sequential``), whatever the event's own mode."""
 
 
 @attrs.frozen(kw_only=True)
@@ -629,4 +633,5 @@ def _compile_node(
         dialect=src.dialect,
         env=src.env,
         if_rule=if_rule,
+        sequential=group.sequential,
     )

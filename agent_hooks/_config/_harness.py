@@ -551,6 +551,14 @@ HARNESSES: Mapping[str, Harness] = {
                 FileFormat("copilot-settings", "_copilot:load_copilot"),
             ),
             locations=(
+                _at(
+                    "/etc/github-copilot/policy.d/*.json",
+                    "managed",
+                    100,
+                    root="system",
+                    windows="C:/ProgramData/GitHub/Copilot/policy.d/*.json",
+                    count_up=True,
+                ),
                 _at(".github/copilot/settings.json", "project"),
                 _at(".github/copilot/settings.local.json", "local"),
                 _at(".github/hooks/*.json", "project"),

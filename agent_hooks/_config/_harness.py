@@ -238,6 +238,13 @@ class Family:
     Code: ``JSON.parse(stripJsonComments(text))``; Augment: "files may be JSONC")."""
     plugin_root: bool = False
     """A file in a plugin's ``hooks/`` gets ``PLUGIN_ROOT``, the plugin's directory (Goose)."""
+    on_failure_on: frozenset[str] | None = None
+    """Events on which a handler's ``on_failure: block`` makes its failure block (Goose:
+    PreToolUse); elsewhere it is ignored with a note. ``None``: every event."""
+    plugin_switches: str | None = None
+    """A settings file, relative to the home directory and to the project, whose
+    ``disabledPlugins`` lists plugins (by directory name) whose hooks are not loaded
+    (Goose: ``.config/goose/settings.json``)."""
 
     @property
     def dialect(self) -> Any:
@@ -311,6 +318,7 @@ def _family(
     install: Install | None = None,
     not_installable: str | None = None,
     shape: Family | None = None,
+    user_scope_sees_project: bool = False,
 ) -> Harness:
     """A Claude-compatible harness (:mod:`._family`): Claude's file shape, its places."""
     return Harness(
@@ -324,6 +332,7 @@ def _family(
         install=install,
         not_installable=not_installable,
         family=shape or Family(),
+        user_scope_sees_project=user_scope_sees_project,
     )
 
 
@@ -648,7 +657,12 @@ HARNESSES: Mapping[str, Harness] = {
             not_installable="Goose reads hooks only from plugins, whose manifest agent-hooks "
             "does not write; put a hooks/hooks.json whose commands run `agent-hooks run "
             "--dialect goose --config ...` in a plugin of yours",
-            shape=Family(plugin_root=True),
+            shape=Family(
+                plugin_root=True,
+                on_failure_on=frozenset({"PreToolUse"}),
+                plugin_switches=".config/goose/settings.json",
+            ),
+            user_scope_sees_project=True,  # (a project's disabledPlugins: the user's too)
         ),
         _family(
             "openhands",

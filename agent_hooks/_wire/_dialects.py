@@ -71,6 +71,11 @@ class Dialect:
     nonzero_json_decides: bool = True
     """On an exit status other than 0 and 2, a valid JSON object on stdout decides alone
     (current Claude Code)."""
+    nonzero_json_blocks_only: bool = False
+    """With :attr:`nonzero_json_decides`: on such a status only a JSON answer that blocks
+    counts; any other is no decision and the exit status is a failure (Goose: a printed
+    ``{"decision": "allow"}`` with a non-zero exit decides nothing, a printed block
+    still blocks)."""
     default_timeout: float | None = None
     """The dialect's own default timeout in seconds; ``None`` uses the capability table."""
     min_timeout: float = 0.0
@@ -635,8 +640,10 @@ GOOSE = Dialect(
     default_timeout=30.0,
     tool_matcher_aliases=_as_aliases(GOOSE_WIRE),
     on_failure=True,
+    nonzero_json_blocks_only=True,
 )
-"""Goose (plugin ``hooks/hooks.json``; ``event`` key, ``{"decision": "block"}``)."""
+"""Goose (plugin ``hooks/hooks.json``; ``event`` key, ``{"decision": "block"}``; with a
+non-zero exit only a printed block counts)."""
 OPENHANDS = Dialect(name="openhands", wire="claude", on_failure=True)
 """OpenHands (``.openhands/hooks.json``; Claude Code's protocol unchanged)."""
 TRAE = Dialect(name="trae", wire="claude", default_timeout=30.0, on_failure=True)

@@ -201,7 +201,13 @@ class ModelHook:
         hook = self
 
         async def call(c: HookCall) -> HandlerResult:
-            payload = c.payload("claude")
+            # the payload a command hook of the same entry would get: the harness's own
+            # shape where it has one (a Cursor prompt hook sees Cursor's payload)
+            payload = (
+                c.payload("claude")
+                if c.dialect.native is None
+                else json.loads(c.payload_bytes(c.dialect))
+            )
             try:
                 # Claude Code prompt hooks: without $ARGUMENTS the input JSON is appended
                 prompt = render_template(

@@ -288,6 +288,7 @@ _CURSOR_VERDICT = AnswerKeys(
 differs)."""
 
 _CURSOR_WIRE = NativeWire(
+    open_events=True,  # "over twenty" events, more than listed; unknown keys ignored silently
     events=(
         NativeEvent(name="sessionStart", event="SessionStart", answer="context"),
         NativeEvent(name="sessionEnd", event="SessionEnd"),

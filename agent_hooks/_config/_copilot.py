@@ -264,6 +264,8 @@ def _entry_group(
         if built is None:
             return None
         node = built
+    if native is None and str(event) in _ALWAYS_CAMEL:
+        native = COPILOT.native.for_event(str(event)) if COPILOT.native else None
     if native is not None:
         node = bind_native(node, COPILOT, native)
     else:
@@ -281,6 +283,12 @@ def _entry_group(
         location=at,
         node_locations=(at,),
     )
+
+
+_ALWAYS_CAMEL = frozenset({"PermissionRequest"})
+"""Events Copilot sends in its camelCase shape even to a PascalCase entry (observed in
+1.0.102: ``hookName: "permissionRequest"``, ``toolName``, ``toolInput``): such an
+entry gets the payload Copilot sends."""
 
 
 def _plain(event: str) -> NativeEvent:

@@ -91,7 +91,8 @@ def test_bad_entries_are_dropped_alone(tmp_path: Path) -> None:
                 {"command": "echo kept"},
             ],
             "beforeSubmitPrompt": [{"command": "echo never", "matcher": "Stop"}],
-            "notAnEvent": [{"command": "echo x"}],
+            "notAnEvent": [{"command": "echo x"}],  # (Cursor has more events: carried untyped)
+            "not an event": [{"command": "echo x"}],
         },
     }
     path = write(tmp_path / "home" / ".cursor" / "hooks.json", doc)
@@ -103,6 +104,10 @@ def test_bad_entries_are_dropped_alone(tmp_path: Path) -> None:
     codes = [d.code.value for d in registry.diagnostics]
     assert codes.count("invalid_handler") == 2 and "invalid_matcher" in codes
     assert "unsupported_matcher" in codes and "invalid_config" in codes
+    assert "untyped_event" in codes
+    assert {str(e): [cn.node.name for cn in n] for e, n in nodes.items() if "ent" in str(e)} == {
+        "notAnEvent": ["echo x"]
+    }
 
 
 def _project(tmp_path: Path, hooks: dict[str, object]) -> Path:

@@ -4,7 +4,16 @@ Both have Claude Code's shape (``[[hooks.PreToolUse]]`` groups with
 ``[[hooks.PreToolUse.hooks]]`` handlers in TOML). Layers are additive: the
 project's ``.codex/`` (precedence 200, trusted workspaces only), then the user's
 ``$CODEX_HOME`` (default ``~/.codex``, precedence 300). ``timeout`` has a
-minimum of 1 second; ``commandWindows`` is only read on Windows.
+minimum of 1 second; ``commandWindows`` (or ``command_windows``) is only read on
+Windows.
+
+As Codex 0.171.0 does: a ``hooks.json`` whose root holds anything but ``description``
+and ``hooks`` (``$schema`` included) is refused whole, and so is a file with a handler
+giving both ``commandWindows`` and ``command_windows`` (a duplicate field). SessionEnd
+and Interrupt hooks get at most 3 s, ``prompt`` and ``agent`` handlers are parsed and
+skipped, ``mcp_tool`` handlers (``server``, ``tool``, ``input``; they run with an MCP
+caller from ``model_kinds(mcp=...)``) are skipped on SessionEnd: the ``CODEX`` dialect
+row says so, with a warning each.
 
 TOML is read with :mod:`tomllib` (Python 3.11+) or the ``tomli`` backport.
 """
@@ -23,15 +32,17 @@ import attrs
 from .._base._diagnostics import DiagnosticCode
 from .._handlers._kinds import HandlerKinds
 from .._wire._dialects import CODEX
-from ._claude_format import hooks_file_builder
+from ._claude_format import build_hooks_document
 from ._common import (
     MAX_CONFIG_DEPTH,
     BuildContext,
     Built,
     ConfigTooLarge,
     HookFile,
+    ParseFailed,
     check_document,
     decode_text,
+    decode_json,
     describe,
     json_has_hooks,
     parse_hooks_mapping,
@@ -39,7 +50,58 @@ from ._common import (
 from ._snapshot import LoadedConfig, combine
 from ._trust import TrustArg, TrustPolicy
 
-__all__ = ["TOML_FILE", "codex_toml_builder", "load_codex", "load_codex_dir"]
+__all__ = [
+    "TOML_FILE",
+    "codex_hooks_builder",
+    "codex_toml_builder",
+    "load_codex",
+    "load_codex_dir",
+]
+
+_ROOT_KEYS = frozenset({"description", "hooks"})
+"""The only keys Codex accepts at the root of a ``hooks.json``."""
+
+
+def _duplicate_windows_command(hooks: object, ctx: BuildContext) -> bool:
+    """Whether a handler gives both spellings of ``commandWindows`` (reported: Codex
+    refuses the file)."""
+    if not isinstance(hooks, Mapping):
+        return False
+    for key, groups in hooks.items():
+        for gi, group in enumerate(groups if isinstance(groups, list) else ()):
+            handlers = group.get("hooks") if isinstance(group, Mapping) else None
+            for hi, entry in enumerate(handlers if isinstance(handlers, list) else ()):
+                if isinstance(entry, Mapping) and {"commandWindows", "command_windows"} <= set(
+                    entry
+                ):
+                    ctx.report(
+                        DiagnosticCode.INVALID_CONFIG,
+                        "both 'commandWindows' and 'command_windows' are set (one field, "
+                        "given twice); Codex refuses the file, and so was it",
+                        location=f"hooks.{key}[{gi}].hooks[{hi}]",
+                    )
+                    return True
+    return False
+
+
+def codex_hooks_builder(data: bytes, ctx: BuildContext) -> Built:
+    """Builder of a Codex ``hooks.json`` (Claude Code's shape, Codex's refusals)."""
+    doc = decode_json(data, ctx)
+    if doc is ParseFailed:
+        return Built()
+    if isinstance(doc, Mapping):
+        unknown = sorted(str(k) for k in doc if k not in _ROOT_KEYS)
+        if unknown:
+            ctx.report(
+                DiagnosticCode.INVALID_CONFIG,
+                f"unknown top-level field(s) {', '.join(map(repr, unknown))}: Codex accepts only "
+                "'description' and 'hooks' and refuses the file; file skipped",
+                location=unknown[0],
+            )
+            return Built()
+        if _duplicate_windows_command(doc.get("hooks"), ctx):
+            return Built()
+    return build_hooks_document(doc, ctx, settings=False, allowed_keys=_ROOT_KEYS)
 
 
 def _toml() -> Any:
@@ -76,7 +138,7 @@ def codex_toml_builder(data: bytes, ctx: BuildContext) -> Built:
     check_document(doc)
     built = Built()
     hooks = doc.get("hooks")
-    if hooks is None:
+    if hooks is None or _duplicate_windows_command(hooks, ctx):
         return built
     if not isinstance(hooks, Mapping):
         ctx.report(
@@ -103,7 +165,7 @@ def toml_has_hooks(data: bytes) -> bool:
 _JSON = HookFile(
     format="codex-json",
     dialect=CODEX,
-    builder=hooks_file_builder,
+    builder=codex_hooks_builder,
     probe=json_has_hooks,
     scope_given_keeps_project=True,
 )

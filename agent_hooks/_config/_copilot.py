@@ -41,7 +41,7 @@ from typing import Any
 
 import attrs
 
-from .._base._diagnostics import DiagnosticCode, Severity
+from .._base._diagnostics import Diagnostic, DiagnosticCode, Severity
 from .._dispatch._registry import MatcherGroup
 from .._events._names import HookEvent
 from .._handlers._kinds import build_handler, disabled_node
@@ -264,6 +264,8 @@ def _entry_group(
         if built is None:
             return None
         node = built
+    if native is None and str(event) in _ALWAYS_CAMEL:
+        native = COPILOT.native.for_event(str(event)) if COPILOT.native else None
     if native is not None:
         node = bind_native(node, COPILOT, native)
     else:
@@ -281,6 +283,12 @@ def _entry_group(
         location=at,
         node_locations=(at,),
     )
+
+
+_ALWAYS_CAMEL = frozenset({"PermissionRequest"})
+"""Events Copilot sends in its camelCase shape even to a PascalCase entry (observed in
+1.0.102: ``hookName: "permissionRequest"``, ``toolName``, ``toolInput``): such an
+entry gets the payload Copilot sends."""
 
 
 def _plain(event: str) -> NativeEvent:
@@ -338,16 +346,71 @@ def load_copilot(
     return config
 
 
-def _policy_problem(path: Path) -> str | None:
+POLICY_DIR = "/etc/github-copilot/policy.d"
+"""Where Copilot CLI reads machine-wide policy hook files (``*.json``, alphabetical)."""
+POLICY_OWNER = 0
+"""The uid that must own a policy file: root."""
+
+
+def _policy_problem(path: Path, owner: int) -> str | None:
+    """Why Copilot would not read a policy file (it must belong to root, ``owner``, and
+    be writable by no one else), or None. A link is judged by what it points to."""
     try:
         st = path.stat()
     except OSError as exc:
         return f"cannot be read ({exc.strerror})"
-    if st.st_uid != 0:
-        return "is not owned by root"
+    if st.st_uid != owner:
+        return "is not owned by root" if owner == 0 else f"is not owned by uid {owner}"
     if st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
         return "is writable by its group or by others"
     return None
+
+
+def _refuse_policy(config: LoadedConfig, problem: str) -> LoadedConfig:
+    """The policy file not loaded (status ``untrusted``, its hooks kept for inspection)
+    with an ``untrusted`` warning: a file anyone but root can change is no policy."""
+    sources, files, skipped = [], [], list(config.skipped)
+    for sg, file in zip(config.sources, config.files, strict=True):
+        diag = Diagnostic(
+            code=DiagnosticCode.UNTRUSTED,
+            message=f"policy hook file {problem}; refused (Copilot reads policy files only "
+            "when root owns them and no one else can write them)",
+            severity=Severity.WARNING,
+            source=sg.source.label,
+        )
+        sources.append(attrs.evolve(sg, groups=(), diagnostics=(*sg.diagnostics, diag)))
+        if sg.groups:
+            skipped.append(attrs.evolve(sg, diagnostics=()))
+        files.append(attrs.evolve(file, status="untrusted", handlers=0))
+    return attrs.evolve(config, sources=tuple(sources), files=tuple(files), skipped=tuple(skipped))
+
+
+def _load_policy(
+    path: Path, precedence: int, owner: int | None, trust: TrustPolicy, kinds: Any
+) -> LoadedConfig:
+    """One policy file: managed (no folder trust asked), its own ``disableAllHooks``
+    ignored with a note (policy hooks ignore it wherever it is set)."""
+    problem = _policy_problem(path, owner) if owner is not None else None
+    config, built = _HOOKS.load(
+        os.fspath(path), "managed", None, precedence, trust, kinds, None
+    )
+    if problem is not None:
+        return _refuse_policy(config, problem)
+    if built is not None and built.flags.get("disableAllHooks") is True:
+        note = Diagnostic(
+            code=DiagnosticCode.INVALID_CONFIG,
+            message="'disableAllHooks' does not apply to policy hooks (as in Copilot); ignored",
+            severity=Severity.INFO,
+            source=os.fspath(path),
+            location="disableAllHooks",
+        )
+        config = attrs.evolve(
+            config,
+            sources=tuple(
+                attrs.evolve(sg, diagnostics=(*sg.diagnostics, note)) for sg in config.sources
+            ),
+        )
+    return config
 
 
 def load_copilot_dir(
@@ -357,30 +420,26 @@ def load_copilot_dir(
     copilot_home_dir: str | os.PathLike[str] | None = None,
     policy_dir: str | os.PathLike[str] | None = None,
     require_root_policy: bool = True,
+    policy_owner: int | None = None,
     trust: TrustArg = None,
     kinds: Any = None,
 ) -> LoadedConfig:
-    """Every Copilot CLI location (see the module docstring). Policy files that are not
-    root-owned or are writable by others are refused (unless ``require_root_policy`` is
-    false); a repository settings file with ``disableAllHooks: true`` switches off all
-    but policy hooks."""
+    """Every Copilot CLI location (see the module docstring).
+
+    Policy files (``policy_dir``, default :data:`POLICY_DIR`) load as managed hooks,
+    alphabetically from precedence 100, whatever the folder's trust and any
+    ``disableAllHooks``; one not owned by ``policy_owner`` (default :data:`POLICY_OWNER`,
+    root; tests pass their own uid) or writable by its group or others is refused with an ``untrusted`` warning
+    (unless ``require_root_policy`` is false). A repository settings file with
+    ``disableAllHooks: true`` switches off all but policy hooks."""
     policy = TrustPolicy.coerce(trust)
     user = Path(copilot_home_dir) if copilot_home_dir is not None else copilot_home(home)
-    policy_path = (
-        Path(policy_dir) if policy_dir is not None else Path("/etc/github-copilot/policy.d")
-    )
+    policy_path = Path(policy_dir) if policy_dir is not None else Path(POLICY_DIR)
+    owner = (POLICY_OWNER if policy_owner is None else policy_owner) if require_root_policy else None
     managed: list[LoadedConfig] = []
     if policy_path.is_dir():
         for i, f in enumerate(sorted(policy_path.glob("*.json"))):
-            problem = _policy_problem(f) if require_root_policy else None
-            cfg = load_copilot(
-                f, scope="managed", precedence=100 + i, trust=policy, kinds=kinds, settings=False
-            )
-            if problem is not None:
-                cfg = disable_config(
-                    cfg, f"policy file {problem}; refused", DiagnosticCode.UNTRUSTED
-                )
-            managed.append(cfg)
+            managed.append(_load_policy(f, 100 + i, owner, policy, kinds))
     rest: list[LoadedConfig] = []
     switched_off = False
     if project_dir is not None:

@@ -16,20 +16,34 @@ Its places are its row's (:data:`~._harness.HARNESSES`): enterprise
 100), project ``.cursor/hooks.json`` (200, needs trust), user ``~/.cursor/hooks.json``
 (300); a plugin's ``hooks/hooks.json`` with ``load(path, harness="cursor")``.
 
+``type: "prompt"`` entries (``{type, prompt, timeout}``: the model judges instead of a
+process) are the ``prompt`` handler kind: they run with a model client from
+``model_kinds(client)``, see the payload Cursor sends a command hook of the event and
+are answered like Claude Code's prompt hooks (``{"ok": false, "reason": ...}`` blocks;
+Cursor's answer schema is unconfirmed). Without a model client such an entry is listed
+as disabled, unless it is ``failClosed``: then it blocks what it matches, as a hook that
+cannot run does under ``failClosed``. Cursor has more events than its rows list ("over
+twenty"): another camelCase event key loads, carried untyped.
+
 A bad entry is dropped alone; a ``version`` other than 1 or ``hooks`` that is not an
-object refuses the file. Claude Code settings that Cursor can read too are loaded by
+object refuses the file. A plugin's ``hooks/hooks.json`` may omit ``version`` (Cursor
+requires it in project and user files only: there a missing one is a warning). Claude Code settings that Cursor can read too are loaded by
 the Claude ecosystem (``discover``), not twice here.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
+
+import attrs
 
 from .._base._diagnostics import DiagnosticCode, Severity
 from .._dispatch._registry import MatcherGroup
 from .._events._capabilities import spec_for
 from .._handlers._kinds import build_handler
+from .._handlers._nodes import HandlerNode, HandlerResult, HookCall
 from .._wire._dialects import CURSOR
 from .._wire._native import NativeEvent
 from ._common import (
@@ -102,7 +116,7 @@ def cursor_builder(data: bytes, ctx: BuildContext) -> Built:
             location="version",
         )
         return built
-    if "version" not in doc:
+    if "version" not in doc and Path(ctx.label).parent.name != "hooks":
         ctx.report(
             DiagnosticCode.INVALID_CONFIG,
             "no 'version' (Cursor's hooks files say \"version\": 1); read as version 1",
@@ -186,6 +200,8 @@ def _entry_group(
     node = build_handler(handler, ctx.kind_context(event, f"{at}"), ctx.kinds)
     if node is None:
         return None
+    if fail_closed and node.disabled is not None:
+        node = _blocks_instead(node, at, ctx)
     bound = bind_native(
         node,
         CURSOR,
@@ -197,6 +213,25 @@ def _entry_group(
     return MatcherGroup(
         event=event, matcher=matcher, nodes=(bound,), location=at, node_locations=(at,)
     )
+
+
+def _blocks_instead(node: HandlerNode, at: str, ctx: BuildContext) -> HandlerNode:
+    """A ``failClosed`` entry that cannot run here (a ``prompt`` hook without a model
+    client): a node that fails every call, which ``failClosed`` turns into a block."""
+    why = node.disabled or "it cannot run here"
+
+    async def cannot_run(call: HookCall) -> HandlerResult:
+        return HandlerResult.failure(
+            DiagnosticCode.HANDLER_DISABLED, f"{node.name} cannot run ({why}); failClosed"
+        )
+
+    ctx.report(
+        DiagnosticCode.HANDLER_DISABLED,
+        "failClosed: this entry cannot run here, so it blocks every call it matches",
+        location=at,
+        severity=Severity.WARNING,
+    )
+    return attrs.evolve(node, call=cannot_run, disabled=None, on_error="block")
 
 
 FILE = HookFile(

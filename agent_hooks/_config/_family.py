@@ -16,8 +16,13 @@ All layers add up (every harness here merges them). Schema differences:
   parallel and reduces in configuration order, Augment's metadata opt-ins only add
   payload fields agent_hooks does not produce, and Trae's loop limit has no counter in
   its payload to enforce it by (a diagnostic of severity info says so);
-* Goose's ``on_failure: block`` is ``on_error: block`` (a hook that fails blocks),
-  ``allow`` is ``on_error: warn``; ``${PLUGIN_ROOT}`` is the plugin's directory;
+* Goose's ``on_failure: block`` is ``on_error: block`` (a hook that fails blocks) on
+  PreToolUse only (elsewhere, Stop included, it is ignored with a note, as Goose
+  ignores it), ``allow`` is ``on_error: warn``; any other value makes Goose skip the
+  whole ``hooks.json``, and so does this (an ``invalid_config`` error: a guard that
+  does not run is worth an error); ``${PLUGIN_ROOT}`` is the plugin's directory; a
+  plugin named in ``disabledPlugins`` of ``~/.config/goose/settings.json`` or
+  ``<project>/.config/goose/settings.json`` is switched off (``hooks_disabled``);
 * Augment runs only ``.sh`` files: another command is loaded and run all the same,
   with a warning (``augment_not_sh``-style text, code ``invalid_config``);
 * a file the row's ``file_kinds`` calls ``bare`` is the hooks object itself (no
@@ -31,6 +36,7 @@ dropped alone.
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -80,7 +86,29 @@ _INFO_GROUP_KEYS = {
 _ON_FAILURE = {"block": "block", "allow": "warn"}
 
 
-def _handler(entry: object, fam: Family, where: str, ctx: BuildContext) -> object:
+def _bad_on_failure(hooks: object, ctx: BuildContext) -> bool:
+    """Whether a handler of the file has an ``on_failure`` other than allow or block
+    (reported: Goose skips the whole file then)."""
+    for key, groups in hooks.items() if isinstance(hooks, Mapping) else ():
+        for gi, group in enumerate(groups if isinstance(groups, list) else ()):
+            handlers = group.get("hooks") if isinstance(group, Mapping) else None
+            for hi, entry in enumerate(handlers if isinstance(handlers, list) else ()):
+                value = entry.get("on_failure") if isinstance(entry, Mapping) else None
+                if value is not None and not (isinstance(value, str) and value in _ON_FAILURE):
+                    ctx.report(
+                        DiagnosticCode.INVALID_CONFIG,
+                        "'on_failure' must be allow or block, got "
+                        f"{repr(value) if isinstance(value, str) else describe(value)}; the "
+                        "harness skips this whole hooks file, and so was it",
+                        location=f"hooks.{key}[{gi}].hooks[{hi}]",
+                    )
+                    return True
+    return False
+
+
+def _handler(
+    entry: object, fam: Family, event: AnyEvent, where: str, ctx: BuildContext
+) -> object:
     if not isinstance(entry, Mapping):
         return entry
     # (Qwen's http and prompt hooks count their timeout in seconds, its commands in ms)
@@ -88,16 +116,16 @@ def _handler(entry: object, fam: Family, where: str, ctx: BuildContext) -> objec
     out = scaled_timeout(entry, "timeout", unit)
     out.pop("description", None)
     failure = out.pop("on_failure", None)
-    if failure is not None:
-        if failure in _ON_FAILURE:
-            out["on_error"] = _ON_FAILURE[failure]
-        else:
-            ctx.report(
-                DiagnosticCode.INVALID_CONFIG,
-                f"'on_failure' must be allow or block, got {describe(failure)}; ignored",
-                location=where,
-                severity=Severity.WARNING,
-            )
+    if failure == "block" and fam.on_failure_on is not None and event not in fam.on_failure_on:
+        ctx.report(
+            DiagnosticCode.INVALID_CONFIG,
+            f"'on_failure: block' applies to {', '.join(sorted(fam.on_failure_on))} only in "
+            f"{fam.name}; on {event} a failure of this hook does not block",
+            location=where,
+            severity=Severity.INFO,
+        )
+    elif isinstance(failure, str) and failure in _ON_FAILURE:
+        out["on_error"] = _ON_FAILURE[failure]
     command = out.get("command")
     if fam.sh_only and isinstance(command, str):
         program = command.strip().split(" ", 1)[0].strip("\"'")
@@ -144,6 +172,8 @@ def family_builder(fam: Family, kind: Kind) -> Any:
                         location=str(key),
                         severity=Severity.WARNING,
                     )
+        if _bad_on_failure(doc.get("hooks"), ctx):
+            return built
         lists = event_lists(
             doc if kind == "bare" else doc.get("hooks"),
             ctx,
@@ -158,7 +188,7 @@ def family_builder(fam: Family, kind: Kind) -> Any:
                     group = {
                         **group,
                         "hooks": [
-                            _handler(h, fam, f"{gwhere}.hooks[{hi}]", ctx)
+                            _handler(h, fam, event, f"{gwhere}.hooks[{hi}]", ctx)
                             for hi, h in enumerate(group["hooks"])
                         ],
                     }
@@ -233,4 +263,37 @@ def load_family(
         config = disable_config(
             config, "disableAllHooks is true in this file", DiagnosticCode.HOOKS_DISABLED
         )
+    if fam.plugin_switches and len(parts) >= 3 and parts[-2] == "hooks":
+        plugin = parts[-3]
+        switch = _disabled_by(fam.plugin_switches, plugin, home, project_dir)
+        if switch is not None:
+            config = disable_config(
+                config,
+                f"plugin {plugin!r} is listed in disabledPlugins of {switch}",
+                DiagnosticCode.HOOKS_DISABLED,
+            )
     return config
+
+
+def _disabled_by(
+    rel: str,
+    plugin: str,
+    home: str | os.PathLike[str] | None,
+    project_dir: str | os.PathLike[str] | None,
+) -> str | None:
+    """The settings file (``rel`` under the project, then under home) whose
+    ``disabledPlugins`` lists ``plugin``, or None. A settings file that cannot be read or
+    holds no list of names switches nothing off."""
+    roots = [project_dir, home if home is not None else Path.home()]
+    for root in roots:
+        if root is None:
+            continue
+        path = Path(root) / rel
+        try:
+            doc = json.loads(path.read_text(encoding="utf-8-sig"))
+        except (OSError, ValueError):
+            continue
+        names = doc.get("disabledPlugins") if isinstance(doc, Mapping) else None
+        if isinstance(names, list) and plugin in names:
+            return os.fspath(path)
+    return None

@@ -25,8 +25,9 @@ prec    location                                                             tru
 hook off (extension hooks stay, as in Gemini); ``hooksConfig.disabled`` lists hook
 names or commands to skip, the union over the files. An unknown event name is a
 warning and its hooks are skipped (Gemini's rule); a bad group or handler is dropped
-alone. ``sequential`` is accepted: agent_hooks reduces parallel results in
-configuration order, so only rewrite events differ (a diagnostic says so).
+alone. ``sequential: true`` on a matching definition makes every matching hook of the
+event run one after another in priority order, each seeing the input as the previous
+one modified it (chained execution), as Gemini does.
 
 The settings files are read as Gemini reads them, JSON with ``//`` and ``/* */``
 comments (``JSON.parse(stripJsonComments(text))``; no trailing commas); an extension's
@@ -134,14 +135,18 @@ def _build(data: bytes, ctx: BuildContext, *, comments: bool) -> Built:
             )
             if parsed is None:
                 continue
-            if isinstance(group, Mapping) and group.get("sequential") is True:
+            sequential = group.get("sequential", False) if isinstance(group, Mapping) else False
+            if not isinstance(sequential, bool):
                 ctx.report(
                     DiagnosticCode.INVALID_CONFIG,
-                    "'sequential': agent_hooks runs these hooks in parallel and reduces their "
-                    "answers in configuration order (rewrites are chained on rewrite events)",
+                    f"'sequential' must be true or false, got {describe(sequential)}; read as "
+                    "false",
                     location=f"{where}[{gi}]",
-                    severity=Severity.INFO,
+                    severity=Severity.WARNING,
                 )
+                sequential = False
+            if sequential:
+                parsed = attrs.evolve(parsed, sequential=True)
             if parsed.matcher in ("", "*"):
                 parsed = attrs.evolve(parsed, matcher=None)
             built.groups.append(bind_group(parsed, GEMINI, native))

@@ -252,6 +252,13 @@ class Family:
     ``settings`` (a ``hooks`` key among the harness's settings), ``hooks`` (a hooks file,
     ``hooks`` and ``top_keys`` only) or ``bare`` (the whole object is the hooks object,
     Devin's ``hooks.v1.json``). Other names: ``settings*`` is ``settings``, else ``hooks``."""
+    on_failure_on: frozenset[str] | None = None
+    """Events on which a handler's ``on_failure: block`` makes its failure block (Goose:
+    PreToolUse); elsewhere it is ignored with a note. ``None``: every event."""
+    plugin_switches: str | None = None
+    """A settings file, relative to the home directory and to the project, whose
+    ``disabledPlugins`` lists plugins (by directory name) whose hooks are not loaded
+    (Goose: ``.config/goose/settings.json``)."""
 
     @property
     def dialect(self) -> Any:
@@ -325,6 +332,7 @@ def _family(
     install: Install | None = None,
     not_installable: str | None = None,
     shape: Family | None = None,
+    user_scope_sees_project: bool = False,
 ) -> Harness:
     """A Claude-compatible harness (:mod:`._family`): Claude's file shape, its places."""
     return Harness(
@@ -338,6 +346,7 @@ def _family(
         install=install,
         not_installable=not_installable,
         family=shape or Family(),
+        user_scope_sees_project=user_scope_sees_project,
     )
 
 
@@ -580,6 +589,14 @@ HARNESSES: Mapping[str, Harness] = {
                 ),
             ),
             locations=(
+                _at(
+                    "/etc/github-copilot/policy.d/*.json",
+                    "managed",
+                    100,
+                    root="system",
+                    windows="C:/ProgramData/GitHub/Copilot/policy.d/*.json",
+                    count_up=True,
+                ),
                 _at(".github/copilot/settings.json", "project"),
                 _at(".github/copilot/settings.local.json", "local"),
                 _at(".github/hooks/*.json", "project"),
@@ -669,7 +686,12 @@ HARNESSES: Mapping[str, Harness] = {
             not_installable="Goose reads hooks only from plugins, whose manifest agent-hooks "
             "does not write; put a hooks/hooks.json whose commands run `agent-hooks run "
             "--dialect goose --config ...` in a plugin of yours",
-            shape=Family(plugin_root=True),
+            shape=Family(
+                plugin_root=True,
+                on_failure_on=frozenset({"PreToolUse"}),
+                plugin_switches=".config/goose/settings.json",
+            ),
+            user_scope_sees_project=True,  # (a project's disabledPlugins: the user's too)
         ),
         _family(
             "openhands",

@@ -43,10 +43,11 @@ def native_event_key(
 ) -> tuple[AnyEvent, NativeEvent] | None:
     """The canonical event and the native event of a configuration key, or ``None``
     (reported as a warning, the harness's own rule: an unknown event is skipped) when the
-    harness has no such event."""
+    harness has no such event. A wire with ``open_events`` (Cursor) has every camelCase
+    name: one it does not list is carried untyped."""
     wire = ctx.dialect.native
     assert wire is not None
-    found = wire.by_name(key) if isinstance(key, str) else None
+    found = wire.event_named(key) if isinstance(key, str) else None
     if found is None:
         known = ", ".join(e.name for e in wire.events)
         ctx.report(

@@ -73,6 +73,9 @@ class CompiledNode:
     dialect: Dialect
     env: Mapping[str, str]
     if_rule: IfRule | None
+    sequential: bool = False
+    """Its group asks for the event's matching handlers to run chained
+    (:attr:`~._registry.MatcherGroup.sequential`)."""
 
     def policy_for(self, spec: EventSpec, input: HookInput[Any]) -> CompiledNode:
         """This node with the failure policy its event and dialect impose on ``input``:

@@ -106,6 +106,10 @@ class MatcherGroup:
     location: str | None = None
     """Where the group is in its source (``PreToolUse[0]``)."""
     node_locations: tuple[str | None, ...] = ()
+    sequential: bool = False
+    """When this group matches, every matching handler of the event runs one after
+    another, in order, each seeing the input as the previous one rewrote it (chained
+    execution; Gemini CLI's ``sequential``), whatever the event's own mode."""
 
 
 @attrs.frozen(kw_only=True)
@@ -602,6 +606,9 @@ def _compile_node(
     timeout = node.timeout or group.timeout or src.dialect.default_timeout or spec.default_timeout
     if src.dialect.min_timeout:
         timeout = max(timeout, src.dialect.min_timeout)
+    cap = next((c for e, c in src.dialect.max_timeouts.items() if e == spec.event), None)
+    if cap is not None:
+        timeout = min(timeout, cap)
     policy: OnError = node.on_error or group.on_error or reg._policy(spec.event) or "warn"
     if (spec.fails_closed and src.dialect is DOCKER) or (
         reg.fail_closed and spec.can_block and not node.background
@@ -626,4 +633,5 @@ def _compile_node(
         dialect=src.dialect,
         env=src.env,
         if_rule=if_rule,
+        sequential=group.sequential,
     )

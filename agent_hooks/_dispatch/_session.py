@@ -290,7 +290,8 @@ class Session:
         ``anyio.CancelScope(shield=True)`` it entered) and its result is a TIMEOUT;
         a handler that catches the cancellation and answers anyway counts as having
         answered. Matching handlers run in parallel in one task group unless the
-        event (or ``execution``) chains them.
+        event (or ``execution``) chains them, or one of them comes from a
+        ``sequential`` group (Gemini CLI): then all of them run chained.
 
         ``environ`` is the environment this dispatch's processes (command hooks, and
         fire-and-forget ones it starts) start from, before credential stripping and the
@@ -339,7 +340,11 @@ class Session:
             )
             notify(self._observers, "dispatch_started", seen)
         foreground = self._foreground(spec, input, nodes, seen, environ)
-        mode = execution or self._compiled.execution_for(spec.event)
+        mode = execution or (
+            "chained"
+            if any(cn.sequential for cn in foreground)
+            else self._compiled.execution_for(spec.event)
+        )
         chain_stop = self._options.stop_on_block if stop_on_block is None else stop_on_block
         if spec.event is HookEvent.SESSION_END:
             with anyio.CancelScope(shield=True):

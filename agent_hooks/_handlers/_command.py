@@ -719,6 +719,7 @@ def _exit_other(
             decoded is not None
             and decoded.output is not None
             and not (decoded.unreadable is not None and spec.can_block)
+            and not (dialect.nonzero_json_blocks_only and not is_blocking(decoded.output))
         ):
             diags.extend(decoded.diagnostics)
             return HandlerResult(exit_code=code, output=decoded.output, diagnostics=tuple(diags))

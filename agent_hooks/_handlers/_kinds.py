@@ -254,6 +254,9 @@ def build_handler(
             severity=Severity.ERROR,
         )
         return None
+    skipped = _skipped_by_dialect(kind, ctx)
+    if skipped is not None:
+        return disabled_node(kind, entry, ctx, why=skipped, severity=Severity.WARNING)
     factory = table.get(kind)
     if factory is None:
         return disabled_node(kind, entry, ctx)
@@ -266,6 +269,17 @@ def build_handler(
             severity=Severity.ERROR,
         )
         return None
+
+
+def _skipped_by_dialect(kind: str, ctx: KindContext) -> str | None:
+    """Why the harness of ``ctx.dialect`` never runs an entry of ``kind`` here, or None."""
+    why = ctx.dialect.skipped_kinds.get(kind)
+    if why is not None:
+        return why
+    event = ctx.event
+    if event is not None and event in ctx.dialect.kinds_skipped_on.get(kind, ()):
+        return f"{ctx.dialect.name} does not run {kind} hooks on {event}"
+    return None
 
 
 # ----------------------------------------------------------------- command
@@ -289,6 +303,7 @@ _COMMAND_KEYS = frozenset(
         "on_error",
         "once",
         "commandWindows",
+        "command_windows",
         "strict_output",
         "rewakeMessage",
         "rewakeSummary",
@@ -323,6 +338,15 @@ def _timeout(entry: Mapping[str, Any], ctx: KindContext, name: str) -> float | N
             handler=name,
         )
         seconds = minimum
+    cap = next((c for e, c in ctx.dialect.max_timeouts.items() if e == ctx.event), None)
+    if cap is not None and seconds > cap:
+        ctx.report(
+            DiagnosticCode.INVALID_CONFIG,
+            f"timeout {seconds:g} is above the {cap:g}s {ctx.dialect.name} gives {ctx.event} "
+            f"hooks; clamped to {cap:g}",
+            handler=name,
+        )
+        seconds = cap
     if not seconds > 0:
         ctx.report(
             DiagnosticCode.INVALID_CONFIG,
@@ -539,14 +563,16 @@ def command_kind(entry: Mapping[str, Any], ctx: KindContext) -> HandlerNode | No
     is for display), ``shell``, ``timeout`` (seconds; below the dialect's minimum
     it is raised), ``statusMessage``/``status_message``, ``async``, ``asyncRewake``,
     ``if``, ``name``, ``env``, ``working_dir``, ``on_error``; ``commandWindows``
-    replaces ``command`` on Windows only. Path placeholders are substituted in the
+    (Codex also spells it ``command_windows``) replaces ``command`` on Windows only.
+    Path placeholders are substituted in the
     exec form; the shell form reads them from the environment.
     """
     from ._command import CommandHook
 
     command = entry.get("command")
-    if os.name == "nt" and isinstance(entry.get("commandWindows"), str):  # pragma: no cover
-        command = entry["commandWindows"]
+    windows = entry.get("commandWindows", entry.get("command_windows"))
+    if os.name == "nt" and isinstance(windows, str):  # pragma: no cover
+        command = windows
     label = _entry_name("command", entry)
     if not isinstance(command, str) or not command.strip():
         ctx.report(

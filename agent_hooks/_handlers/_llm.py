@@ -2,8 +2,9 @@
 
 agent_hooks calls no model by itself. The application passes a
 :class:`ModelClient` (prompt in, text or JSON out) or an :class:`AgentRunner`;
-these handlers render the hook's prompt template with the event input, ask, and
-translate the answer:
+these handlers render the hook's prompt template with the event input (the payload a
+command hook of the same entry gets: Claude's shape, or the harness's own for a file of
+a harness with its own wire, such as Cursor), ask, and translate the answer:
 
 * schema ``pre_tool_use_decision`` (Docker Agent's LLM judge): a strict
   ``{"decision": "allow"|"deny"|"ask", "reason": ...}`` object, also found
@@ -201,7 +202,13 @@ class ModelHook:
         hook = self
 
         async def call(c: HookCall) -> HandlerResult:
-            payload = c.payload("claude")
+            # the payload a command hook of the same entry would get: the harness's own
+            # shape where it has one (a Cursor prompt hook sees Cursor's payload)
+            payload = (
+                c.payload("claude")
+                if c.dialect.native is None
+                else json.loads(c.payload_bytes(c.dialect))
+            )
             try:
                 # Claude Code prompt hooks: without $ARGUMENTS the input JSON is appended
                 prompt = render_template(

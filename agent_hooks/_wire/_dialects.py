@@ -74,6 +74,11 @@ class Dialect:
     nonzero_json_decides: bool = True
     """On an exit status other than 0 and 2, a valid JSON object on stdout decides alone
     (current Claude Code)."""
+    nonzero_json_blocks_only: bool = False
+    """With :attr:`nonzero_json_decides`: on such a status only a JSON answer that blocks
+    counts; any other is no decision and the exit status is a failure (Goose: a printed
+    ``{"decision": "allow"}`` with a non-zero exit decides nothing, a printed block
+    still blocks)."""
     default_timeout: float | None = None
     """The dialect's own default timeout in seconds; ``None`` uses the capability table."""
     min_timeout: float = 0.0
@@ -116,6 +121,17 @@ class Dialect:
     loop_cap: int | None = None
     """Automatic continuations the harness allows in a row (Copilot's 8 ``agentStop``
     blocks; Cursor's default ``loop_limit``, 5); ``None``: not the harness's concern."""
+    max_timeouts: Mapping[HookEvent, float] = attrs.field(factory=dict, eq=False)
+    """Events whose hooks the harness gives at most this many seconds, whatever their
+    ``timeout`` says (Codex 0.171: SessionEnd and Interrupt, 3 s): a longer configured
+    timeout is clamped with a warning, the default is clamped silently."""
+    skipped_kinds: Mapping[str, str] = attrs.field(factory=dict, eq=False)
+    """Handler types the harness parses but never runs, with why (Codex: ``prompt`` and
+    ``agent``): such an entry is a disabled node with a warning, whatever kind table the
+    application passes."""
+    kinds_skipped_on: Mapping[str, frozenset[HookEvent]] = attrs.field(factory=dict, eq=False)
+    """Handler types the harness skips, with a warning, on some events (Codex:
+    ``mcp_tool`` on SessionEnd)."""
     on_failure: bool = False
     """Hook entries may carry Claude Code's ``onFailure`` (2.1.295 and later): ``block``
     makes a failure of the ``command``, ``http`` or ``mcp_tool`` hook block, as exit 2
@@ -145,8 +161,17 @@ CODEX = Dialect(
     wire="claude",
     min_timeout=1.0,
     tool_matcher_aliases={"apply_patch": ("Write", "Edit")},
+    max_timeouts={HookEvent.SESSION_END: 3.0, HookEvent.INTERRUPT: 3.0},
+    skipped_kinds={
+        "prompt": "Codex parses prompt hooks but does not run them (0.171.0: \"prompt hooks "
+        'are not supported yet")',
+        "agent": "Codex parses agent hooks but does not run them (0.171.0: \"agent hooks "
+        'are not supported yet")',
+    },
+    kinds_skipped_on={"mcp_tool": frozenset({HookEvent.SESSION_END})},
 )
-"""OpenAI Codex."""
+"""OpenAI Codex (0.171.0: SessionEnd and Interrupt hooks get at most 3 s; ``prompt`` and
+``agent`` handlers are parsed and skipped; ``mcp_tool`` is skipped on SessionEnd)."""
 DOCKER = Dialect(
     name="docker",
     wire="docker",
@@ -266,6 +291,7 @@ _CURSOR_VERDICT = AnswerKeys(
 differs)."""
 
 _CURSOR_WIRE = NativeWire(
+    open_events=True,  # "over twenty" events, more than listed; unknown keys ignored silently
     events=(
         NativeEvent(name="sessionStart", event="SessionStart", answer="context"),
         NativeEvent(name="sessionEnd", event="SessionEnd"),
@@ -618,8 +644,10 @@ GOOSE = Dialect(
     default_timeout=30.0,
     tool_matcher_aliases=_as_aliases(GOOSE_WIRE),
     on_failure=True,
+    nonzero_json_blocks_only=True,
 )
-"""Goose (plugin ``hooks/hooks.json``; ``event`` key, ``{"decision": "block"}``)."""
+"""Goose (plugin ``hooks/hooks.json``; ``event`` key, ``{"decision": "block"}``; with a
+non-zero exit only a printed block counts)."""
 OPENHANDS = Dialect(name="openhands", wire="claude", on_failure=True)
 """OpenHands (``.openhands/hooks.json``; Claude Code's protocol unchanged)."""
 TRAE = Dialect(name="trae", wire="claude", default_timeout=30.0, on_failure=True)

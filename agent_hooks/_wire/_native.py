@@ -11,12 +11,16 @@ native one, both ways. Nothing here tests a harness's name.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
 import attrs
 
 __all__ = ["AnswerKeys", "NativeEvent", "NativeWire"]
+
+_IDENTIFIER = re.compile(r"[a-z][A-Za-z0-9]{0,63}")
+"""A name an open wire's unknown event may have (Cursor's camelCase: ``afterTabAccept``)."""
 
 
 @attrs.frozen(kw_only=True)
@@ -134,6 +138,11 @@ class NativeWire:
 
     events: tuple[NativeEvent, ...]
     """Every event the harness documents."""
+    open_events: bool = False
+    """The harness has more events than :attr:`events` (Cursor: "over twenty across
+    agent, Tab, and application lifecycle"): a configuration key or payload naming
+    another event is that event, carried untyped with the payload as it came, instead
+    of unknown (:meth:`event_named`)."""
     event_key: str | None = "hook_event_name"
     """Payload key that names the event; ``None``: the payload does not (Copilot's
     camelCase form: the event is named by the configuration entry, ``--event``)."""
@@ -195,6 +204,14 @@ class NativeWire:
             if e.name == name:
                 return e
         return None
+
+    def event_named(self, name: str) -> NativeEvent | None:
+        """:meth:`by_name`; else, for a wire with :attr:`open_events`, an event of that
+        name carried untyped, as itself (no answer keys); else ``None``."""
+        found = self.by_name(name)
+        if found is None and self.open_events and _IDENTIFIER.fullmatch(name):
+            return NativeEvent(name=name, event=name)
+        return found
 
     def for_event(self, event: str, tool: str | None = None) -> NativeEvent | None:
         """The native event a canonical ``event`` is written as when nothing says which:

@@ -141,7 +141,7 @@ def native_event_of(
             "configuration entry is under)",
             path=f"$.{wire.event_key or next(iter(wire.alt_event_keys), '')}".rstrip("."),
         )
-    found = wire.by_name(name)
+    found = wire.event_named(name)
     if found is None:
         known = ", ".join(e.name for e in wire.events)
         raise InvalidPayloadError(f"unknown event {name!r} for this harness; known: {known}")

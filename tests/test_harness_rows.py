@@ -112,7 +112,9 @@ def test_the_earlier_loaders_are_load_by_harness_and_reload(
     path = tmp_path / "x" / "hooks.json"
     path.parent.mkdir()
     path.write_text(json.dumps({"hooks": {}}))
-    old = getattr(agent_hooks, name)(path)
+    with pytest.warns(DeprecationWarning, match=r"agent_hooks\.load\(path, harness=\.\.\.\)"):
+        earlier = getattr(agent_hooks, name)
+    old = earlier(path)
     new = load(path, harness=harness)
     assert [(f.format, f.status) for f in old.files] == [(f.format, f.status) for f in new.files]
     _, changes = reload(old)

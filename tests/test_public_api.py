@@ -237,7 +237,7 @@ def test_without_its_source_the_package_still_serves_deprecated_names() -> None:
         "    warnings.simplefilter('always')\n"
         "    fn = agent_hooks.load_claude\n"
         "assert [w.category for w in caught] == [DeprecationWarning], caught\n"
-        "from agent_hooks._config._claude import load_claude\n"
+        "from agent_hooks._config._compat import load_claude\n"
         "assert fn is load_claude\n"
         "print('served')\n"
     )

@@ -181,3 +181,46 @@ def test_an_interpreter_command_never_imports_what_the_project_ships(tmp_path: P
     run = _run_as_harness(command, project, env_for(tmp_path))
     assert not marker.exists(), "the project's own agent_hooks ran as the guard"
     assert run.returncode == 2 or '"deny"' in run.stdout, (run.returncode, run.stdout, run.stderr)
+
+
+@pytest.mark.skipif(os.name != "posix", reason="the quick client is written on POSIX")
+def test_a_user_file_gets_the_quick_client_which_guards_with_and_without_a_server(
+    tmp_path: Path,
+) -> None:
+    """A user file's command is the quick client (this interpreter by its path as
+    installed, ``-I -S``, the package's ``_quick_run.py``); run as the harness runs it,
+    it blocks when no server is up (it becomes ``agent-hooks run``) and when the server
+    that call started answers; install again replaces it, uninstall removes it."""
+    project = tmp_path / "proj"
+    (project / ".git").mkdir(parents=True)
+    runtime = tmp_path / "run"
+    runtime.mkdir(mode=0o700)
+    hooks = graph(tmp_path / "graph" / "guard.json")
+    args = ["install", "--harness", "claude", "--scope", "user", "--config", str(hooks)]
+    assert ah(tmp_path, *args).returncode == 0
+    settings = tmp_path / "home" / ".claude" / "settings.json"
+    (command,) = ours(grouped_commands(json.loads(settings.read_text()), "PreToolUse"), "claude")
+    words = shlex.split(command)
+    assert words[:3] == [os.path.abspath(sys.executable), "-I", "-S"]
+    assert Path(words[3]).parts[-4:] == ("agent_hooks", "_bridges", "_daemon", "_quick_run.py")
+    assert words[4:7] == ["run", "--dialect", "claude"]
+
+    env = {**env_for(tmp_path), "PATH": "/usr/bin:/bin", "XDG_RUNTIME_DIR": str(runtime)}
+    try:
+        for waited in ("", "20"):  # no server yet; then the server that call started
+            run = _run_as_harness(command, project, {**env, "AGENT_HOOKS_DAEMON_WAIT": waited})
+            assert run.returncode == 2 or '"deny"' in run.stdout, (run.returncode, run.stderr)
+    finally:
+        subprocess.run(
+            [sys.executable, "-m", "agent_hooks", "daemon", "stop"],
+            env=env, capture_output=True, timeout=60, check=False,
+        )  # fmt: skip
+
+    assert ah(tmp_path, *args, "--fail-closed").returncode == 0
+    doc = json.loads(settings.read_text())
+    (again,) = ours(grouped_commands(doc, "PreToolUse"), "claude")
+    assert again == command + " --fail-closed"
+    assert ah(tmp_path, "uninstall", "--harness", "claude", "--scope", "user").returncode == 0
+    assert not settings.exists() or not ours(
+        grouped_commands(json.loads(settings.read_text()), "PreToolUse"), "claude"
+    )

@@ -6,7 +6,8 @@
 entry per event the graph handles and the harness has:
 ``<program> run --dialect NAME [--event E] --config PATH...``.
 
-* **The command runs.** In a user file ``<program>`` is this environment's own
+* **The command runs.** In a user file ``<program>`` is this environment's quick client
+  (``<python> -I -S <package>/_bridges/_daemon/_quick_run.py``, POSIX), else its own
   ``agent-hooks`` by its absolute path (or its interpreter with ``-m agent_hooks``), so
   the harness's PATH does not matter (:func:`program_words`); in a project file, which
   is committed, it is ``agent-hooks``, and install says when that does not resolve
@@ -99,7 +100,9 @@ __all__ = [
     "install_files",
     "install_text",
     "is_ours",
+    "is_quick_client",
     "program_words",
+    "quick_client_words",
     "register",
     "resolves",
     "skeleton",
@@ -203,8 +206,10 @@ def _target(harness: Harness, args: argparse.Namespace) -> Path:
 def program_words(scope: str, program: str | None = None) -> list[str]:
     """How the written command calls agent-hooks: ``program`` as given; else in a
     project file (committed, read on other machines) the portable ``agent-hooks``; else
-    (a user file) this environment's own entry point by its absolute path, or its
-    interpreter with ``-m agent_hooks``, so that the harness's PATH does not matter.
+    (a user file) this environment's quick client (:func:`quick_client_words`: no
+    ``site``, no package import on a warm call), or where there is none its own entry
+    point by its absolute path, or its interpreter with ``-m agent_hooks``, so that the
+    harness's PATH does not matter.
 
     The interpreter form runs with ``-P`` (``-I`` on Python 3.10, which has no ``-P``):
     ``-m`` would otherwise put the harness's working directory, the project, first on
@@ -214,12 +219,41 @@ def program_words(scope: str, program: str | None = None) -> list[str]:
         return shlex.split(program)
     if scope == "project":
         return ["agent-hooks"]
+    quick = quick_client_words()
+    if quick is not None:
+        return quick
     exe = Path(os.path.abspath(sys.executable))
     script = exe.parent / "agent-hooks"
     if script.is_file() and os.access(script, os.X_OK):
         return [str(script)]
     safe_path = "-P" if sys.version_info >= (3, 11) else "-I"
     return [str(exe), safe_path, "-m", "agent_hooks"]
+
+
+QUICK_CLIENT_PARTS = ("agent_hooks", "_bridges", "_daemon", "_quick_run.py")
+"""The quick client's file, as the last parts of its path in an installed package."""
+
+
+def quick_client_words() -> list[str] | None:
+    """The quick client of this environment, as a user file's program (POSIX, where the
+    file exists): ``<python> -I -S <package>/_bridges/_daemon/_quick_run.py``. The
+    interpreter is this one by its absolute path, links *not* resolved: without ``site``
+    the client finds its virtual environment from the ``pyvenv.cfg`` beside that path.
+    (``-I``: neither the harness's directory nor ``PYTHONPATH`` is on the module path;
+    ``-S``: no ``.pth`` file runs. The client answers exactly as ``agent-hooks run``,
+    becoming it when no server answers: docs/bridges.md, "The quick client".)"""
+    if os.name != "posix" or not sys.executable:
+        return None
+    script = Path(__file__).resolve().parent.parent / "_daemon" / "_quick_run.py"
+    if not script.is_file():
+        return None
+    return [os.path.abspath(sys.executable), "-I", "-S", str(script)]
+
+
+def is_quick_client(word: str) -> bool:
+    """``word`` names the quick client's file of an installed agent_hooks (an absolute
+    path ending ``agent_hooks/_bridges/_daemon/_quick_run.py``)."""
+    return os.path.isabs(word) and Path(word).parts[-len(QUICK_CLIENT_PARTS) :] == QUICK_CLIENT_PARTS
 
 
 def resolves(words: list[str]) -> str | None:
@@ -233,7 +267,8 @@ def resolves(words: list[str]) -> str | None:
 def is_ours(command: str, harness: Harness, program: str | None = None) -> bool:
     """``command`` is one ``install`` writes for ``harness``: ``<agent-hooks> run
     --dialect NAME ...`` where the program is ``program``, an ``agent-hooks`` executable
-    (any path, or after a launcher: ``uvx agent-hooks``) or ``<python> -m agent_hooks``."""
+    (any path, or after a launcher: ``uvx agent-hooks``), ``<python> -m agent_hooks`` or
+    the quick client (``<python> -I -S <...>/agent_hooks/_bridges/_daemon/_quick_run.py``)."""
     try:
         words = shlex.split(command)
     except ValueError:
@@ -244,7 +279,7 @@ def is_ours(command: str, harness: Harness, program: str | None = None) -> bool:
     # (the program may be a launcher's: `uvx agent-hooks`, `pipx run agent-hooks`, so an
     # entry written with another --program is still found, replaced and removed)
     for i, word in enumerate(words):
-        if os.path.basename(word) in ("agent-hooks", "agent-hooks.exe"):
+        if os.path.basename(word) in ("agent-hooks", "agent-hooks.exe") or is_quick_client(word):
             rest = words[i + 1 :]
         elif words[i : i + 2] == ["-m", "agent_hooks"]:
             rest = words[i + 2 :]

@@ -79,3 +79,12 @@ def test_a_load_of_files_changed_around_its_start_is_not_kept(tmp_path: Path) ->
     just_now = time.time_ns() - int(SETTLE * 1e9) // 2
     assert Stamps.taken([str(hooks)], just_now) is None
     assert Stamps.taken([str(hooks), None], LATER) is None  # (opened through a descriptor)
+
+
+def test_a_new_file_elsewhere_above_is_no_change(tmp_path: Path) -> None:
+    """A directory further up written to all day (a home directory) does not make
+    every call load again: only its entry on the way down and its markers count."""
+    stamps, _ = _stamped(tmp_path)
+    (tmp_path / "notes.txt").write_text("unrelated")
+    (tmp_path / "project" / "README").write_text("unrelated")
+    assert stamps.unchanged()

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from install_helpers import ah, env_for, graph, grouped_commands, ours
+from install_helpers import GUARD, ah, env_for, graph, grouped_commands, ours
 
 
 def _run_as_harness(
@@ -224,3 +224,31 @@ def test_a_user_file_gets_the_quick_client_which_guards_with_and_without_a_serve
     assert not settings.exists() or not ours(
         grouped_commands(json.loads(settings.read_text()), "PreToolUse"), "claude"
     )
+
+
+def test_claude_gets_an_async_session_start_entry_that_starts_the_server(tmp_path: Path) -> None:
+    """Claude Code runs ``async`` hooks without waiting: install adds ``daemon start`` at
+    SessionStart there (unless the graph has a SessionStart entry of its own), once
+    however often it is installed, and uninstall removes it; other harnesses get none."""
+    project = tmp_path / "proj"
+    hooks = graph(project / "guard.json")
+    base = ["install", "--project-dir", str(project), "--config", str(hooks)]
+    settings = project / ".claude" / "settings.json"
+    for _ in range(2):
+        assert ah(tmp_path, *base, "--harness", "claude").returncode == 0
+    (group,) = json.loads(settings.read_text())["hooks"]["SessionStart"]
+    (item,) = group["hooks"]
+    assert shlex.split(item["command"]) == ["agent-hooks", "daemon", "start", "--dialect", "claude"]
+    assert item["async"] is True
+
+    with_start = {"hooks": {**GUARD["hooks"], "SessionStart": [{"hooks": [{"type": "command", "command": "true"}]}]}}
+    graph(hooks, with_start)
+    assert ah(tmp_path, *base, "--harness", "claude").returncode == 0
+    (group,) = json.loads(settings.read_text())["hooks"]["SessionStart"]
+    assert shlex.split(group["hooks"][0]["command"])[1:3] == ["run", "--dialect"]
+
+    assert ah(tmp_path, "uninstall", "--harness", "claude", "--project-dir", str(project)).returncode == 0
+    assert not settings.exists()  # (install created it; only its entries were there)
+    assert ah(tmp_path, *base, "--harness", "cursor").returncode == 0
+    doc = json.loads((project / ".cursor" / "hooks.json").read_text())
+    assert not any("daemon" in e["command"] for entries in doc["hooks"].values() for e in entries)

@@ -111,6 +111,13 @@ __all__ = [
     "uninstall_text",
 ]
 
+WARM_UP: Mapping[str, tuple[str, Mapping[str, Any]]] = {"claude": ("SessionStart", {"async": True})}
+"""Harnesses that run a hook without waiting for it (Claude Code's ``async: true``):
+the event at which install adds ``<program> daemon start --dialect NAME`` there, and
+the entry's switch, so the resident server and the project's worker are up before the
+session's first tool call. Added only where the graph has no entry of its own for
+that event (a ``run`` entry there starts them too)."""
+
 _GUARD_EVENTS = frozenset({"PreToolUse", "PermissionRequest", "UserPromptSubmit"})
 """Canonical events whose answer can stop an action: where a broken command must block."""
 
@@ -274,8 +281,10 @@ def is_ours(command: str, harness: Harness, program: str | None = None) -> bool:
     except ValueError:
         return False
     mine = shlex.split(program) if program else []
-    if mine and words[: len(mine)] == mine and words[len(mine) :][:3] == ["run", "--dialect", harness.name]:
-        return True
+    if mine and words[: len(mine)] == mine:
+        rest = words[len(mine) :]
+        if rest[:3] == ["run", "--dialect", harness.name] or is_warm_up(rest, harness):
+            return True
     # (the program may be a launcher's: `uvx agent-hooks`, `pipx run agent-hooks`, so an
     # entry written with another --program is still found, replaced and removed)
     for i, word in enumerate(words):
@@ -285,8 +294,14 @@ def is_ours(command: str, harness: Harness, program: str | None = None) -> bool:
             rest = words[i + 2 :]
         else:
             continue
-        return rest[:3] == ["run", "--dialect", harness.name]
+        return rest[:3] == ["run", "--dialect", harness.name] or is_warm_up(rest, harness)
     return False
+
+
+def is_warm_up(rest: list[str], harness: Harness) -> bool:
+    """``rest`` (the words after the program) is the warm-up entry install writes for
+    ``harness`` (:data:`WARM_UP`): ``daemon start --dialect NAME``."""
+    return rest[:4] == ["daemon", "start", "--dialect", harness.name]
 
 
 def _entry_is_ours(entry: Any, harness: Harness, program: str | None) -> bool:
@@ -294,11 +309,24 @@ def _entry_is_ours(entry: Any, harness: Harness, program: str | None) -> bool:
     return bool(commands) and all(is_ours(c, harness, program) for c in commands)
 
 
+def _entry_warms_up(entry: Any, harness: Harness) -> bool:
+    """Every command of ``entry`` is a warm-up (``daemon start``): no guard runs there."""
+    found = []
+    for command in harness.commands(entry):
+        try:
+            words = shlex.split(command)
+        except ValueError:
+            return False
+        found.append("daemon" in words and is_warm_up(words[words.index("daemon") :], harness))
+    return bool(found) and all(found)
+
+
 def find_entries(
     text: str, harness: Harness, program: str | None = None, *, where: str = "the file"
 ) -> dict[str, list[Any]]:
-    """The entries of ``harness``'s file (its ``text``) that ``install`` wrote: native
-    event -> those entries, in file order.
+    """The entries of ``harness``'s file (its ``text``) that ``install`` wrote to call
+    ``run`` (not the warm-up, which guards nothing): native event -> those entries, in
+    file order.
 
     Raises:
         JsonShapeError: the text is not the harness's JSON (``where`` names the file).
@@ -310,7 +338,11 @@ def find_entries(
     found: dict[str, list[Any]] = {}
     for m in hooks.value.members:
         if m.value.kind == "array":
-            ours = [i.value for i in m.value.items if _entry_is_ours(i.value, harness, program)]
+            ours = [
+                i.value
+                for i in m.value.items
+                if _entry_is_ours(i.value, harness, program) and not _entry_warms_up(i.value, harness)
+            ]
             if ours:
                 found[m.key] = ours
     return found
@@ -700,6 +732,11 @@ def _install(args: argparse.Namespace) -> int:
             scripts[native] = command
             if guard:
                 guarded.append(native)
+    warm_event, warm_switch = WARM_UP.get(harness.name, ("", {}))
+    for native in harness.events(warm_event) if warm_event else ():
+        if native not in wanted:
+            command = " ".join(shlex.quote(w) for w in [*prog, "daemon", "start", "--dialect", harness.name])
+            wanted[native] = harness.entry(command, 30.0, dialect.timeout_unit, warm_switch)
     try:
         if harness.per_event_files:
             if args.scope == "project":

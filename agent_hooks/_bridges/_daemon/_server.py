@@ -165,7 +165,7 @@ class _Worker:
             self.dead = True
             self.exited.set()
             raise
-        self._log(f"worker {self._process.pid} started for {self.project}")
+        self._log(f"worker {self._process.pid} started for {self.project or '(spare)'}")
         task_status.started()
         frames = FrameReader(self._stream)
         try:
@@ -200,6 +200,11 @@ class _Worker:
                     f"({self._process.returncode})"
                 )
                 self.exited.set()
+
+    @property
+    def pid(self) -> int | None:
+        """The worker process's id (``None`` before it starts)."""
+        return None if self._process is None else self._process.pid
 
     def changed(self) -> bool:
         """Whether a module file the worker loaded is not the one it loaded."""
@@ -291,6 +296,8 @@ class ResidentServer:
         self._lock_fd: int | None = None
         self._parser: argparse.ArgumentParser | None = None
         self._spawning = anyio.Lock()
+        self._spare: _Worker | None = None
+        self._spare_starting = False
         self.requests = 0
 
     def log(self, message: str) -> None:
@@ -347,9 +354,10 @@ class ResidentServer:
             "(the resident server does not start; calls are answered in-process)"
         )
 
-    async def run(self, *, spawn_lock_fd: int | None = None) -> None:
+    async def run(self, *, spawn_lock_fd: int | None = None, warm: str | None = None) -> None:
         """Listen and serve until stopped or idle. Releases ``spawn_lock_fd`` (the
-        starting client's lock) once listening.
+        starting client's lock) once listening. Starts the spare worker (see
+        :meth:`_worker`), and the worker of project ``warm`` when given.
 
         Raises:
             SocketPathError: see :meth:`clear_socket_path`.
@@ -376,6 +384,10 @@ class ResidentServer:
                     conns.start_soon(self._accept, listener, conns, accepting)
                     conns.start_soon(self._watch_idle)
                     conns.start_soon(self._watch_signals)
+                    if warm is not None:
+                        workers.start_soon(self.warm, warm)
+                    else:
+                        workers.start_soon(self._start_spare)
                     await self._stop.wait()
                     accepting.cancel()
                     with anyio.CancelScope(shield=True):
@@ -387,7 +399,8 @@ class ResidentServer:
                         self._drained = anyio.Event()
                         await self._drained.wait()
                     conns.cancel_scope.cancel()
-                everyone = [*self._workers.values(), *self._retired]
+                spare, self._spare = self._spare, None
+                everyone = [*self._workers.values(), *self._retired, *([spare] if spare else [])]
                 for worker in everyone:
                     await worker.retire()
                 with anyio.move_on_after(WORKER_GRACE):
@@ -469,6 +482,13 @@ class ResidentServer:
         if kind == b"T":
             await stream.send(pack(b"T", [json.dumps(self.status())]))
             return
+        if kind == b"W":
+            # (a project's worker started ahead of its first call: ``daemon start``)
+            await stream.send(pack(b"T", [json.dumps(self.status())]))
+            if header and header[0] == VERSION and len(header) > 1 and os.path.isabs(header[1]):
+                assert self._tg is not None
+                self._tg.start_soon(self.warm, header[1])
+            return
         if kind == b"S":
             await stream.send(pack(b"T", [json.dumps(self.status())]))
             self.log("stop requested")
@@ -501,6 +521,10 @@ class ResidentServer:
             tg.cancel_scope.cancel()
         if not gone.is_set():
             await stream.send(pack(b"R", [str(code), str(len(out))], out + err))
+        if self._spare is None or self._spare.dead:
+            # (after the answer, so its start does not compete with a call for the CPU)
+            assert self._tg is not None
+            self._tg.start_soon(self._start_spare)
 
     async def _run(
         self, argv: list[str], cwd: str, env: dict[str, str], stdin: bytes, fields: list[str]
@@ -527,9 +551,48 @@ class ResidentServer:
         done = reply(Failure(message), stdin, Options.of(args, resident=True))
         return done.status, done.stdout, done.stderr.encode("utf-8", "backslashreplace")
 
+    async def warm(self, project: str) -> None:
+        """Have ``project``'s worker up before its first call (the spare starts once a
+        call has been answered)."""
+        await self._worker(project)
+        self._last = anyio.current_time()
+
+    async def _start_spare(self) -> None:
+        """Start the spare worker unless there is one: a worker that has imported this
+        package and loaded no project's code, which a new project's first call claims
+        (so that call does not wait for an interpreter to start)."""
+        if self._spare_starting or self._stop.is_set():
+            return
+        if self._spare is not None and not self._spare.dead:
+            return
+        spare = _Worker("", self.log)
+        assert self._tg is not None
+        self._spare_starting = True
+        try:
+            await self._tg.start(spare.run)
+        except OSError as exc:
+            self.log(f"cannot start a spare worker: {exc}")
+            return
+        finally:
+            self._spare_starting = False
+        if self._stop.is_set() or (self._spare is not None and not self._spare.dead):
+            await spare.retire()  # (stopping, or another took its place meanwhile)
+            return
+        self._spare = spare
+
+    def _claim_spare(self, project: str) -> _Worker | None:
+        """The spare worker, now ``project``'s (it has loaded no project, so it is as
+        fresh as a new one); another spare starts once the next call is answered."""
+        spare, self._spare = self._spare, None
+        if spare is None or spare.dead:
+            return None
+        spare.project = project
+        self.log(f"worker {spare.pid} claimed for {project}")
+        return spare
+
     async def _worker(self, project: str) -> _Worker | None:
-        """The live worker of ``project``, started when there is none or when a module
-        file it loaded changed since."""
+        """The live worker of ``project``: the one it has, else the spare (claimed),
+        else a new one; a new one also when a module file it loaded changed since."""
         async with self._spawning:
             worker = self._workers.get(project)
             if worker is not None and (worker.dead or worker.changed()):
@@ -542,13 +605,17 @@ class ResidentServer:
                     if not idle:
                         break
                     await self._retire(min(idle, key=lambda w: w.last_used))
-                worker = _Worker(project, self.log)
-                assert self._tg is not None
-                try:
-                    await self._tg.start(worker.run)
-                except OSError as exc:
-                    self.log(f"cannot start a worker for {project}: {exc}")
-                    return None
+                claimed = self._claim_spare(project)
+                if claimed is not None:
+                    worker = claimed
+                else:
+                    worker = _Worker(project, self.log)
+                    assert self._tg is not None
+                    try:
+                        await self._tg.start(worker.run)
+                    except OSError as exc:
+                        self.log(f"cannot start a worker for {project}: {exc}")
+                        return None
                 self._workers[project] = worker
             self._workers.move_to_end(project)
             return worker
@@ -569,6 +636,7 @@ class ResidentServer:
             "requests": self.requests,
             "in_flight": self._in_flight,
             "workers": len(self._workers),
+            "spare_worker": self._spare is not None and not self._spare.dead,
             "idle_timeout": self.idle_timeout,
         }
 

@@ -251,6 +251,7 @@ class WorkerHost:
         from .._cli import build_parser
 
         self._parser = build_parser("run")
+        _preload()
         self._skip = tuple(os.path.join(d, "") for d in {*installation_dirs(), _PACKAGE})
         self.new_modules()  # (what is loaded now is the interpreter's and this package's)
         lock = anyio.Lock()
@@ -410,6 +411,18 @@ class WorkerHost:
         await self._tg.start(table.run)
         self._configs[options] = _Configuration(fingerprint, table)
         return table
+
+
+def _preload() -> None:
+    """Import what a call needs of this package (and nothing of any project) before
+    the first call comes: a spare worker claimed by a new project then answers at
+    once."""
+    from ..._config import _load, _trust  # noqa: F401
+    from ..._dispatch import _registry  # noqa: F401
+    from ..._wire import _detect  # noqa: F401
+    from .. import _sessions  # noqa: F401
+    from .._cli import _run  # noqa: F401
+    from . import _watch  # noqa: F401
 
 
 def _options(args: argparse.Namespace, project: str) -> tuple[Any, ...]:

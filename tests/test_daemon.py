@@ -33,7 +33,6 @@ from agent_hooks import (
 )
 from agent_hooks._base._version import VERSION
 from agent_hooks._bridges._daemon._protocol import (
-    LOADING_ENV,
     pack,
     private_dir,
     read_frame,
@@ -128,7 +127,7 @@ class Box:
 
     @property
     def paths(self) -> tuple[str, str, str]:
-        return server_paths(self.directory, server_key(self.env, VERSION))
+        return server_paths(self.directory, server_key(VERSION))
 
     def ask(self, kind: bytes) -> dict[str, Any] | None:
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -492,7 +491,7 @@ def test_concurrent_first_calls_start_one_server(box: Box) -> None:
         assert b"deny" in out
     box.wait_for_server()
     daemons = subprocess.run(
-        ["pgrep", "-f", "agent_hooks daemon serve --key " + server_key(box.env, VERSION)],
+        ["pgrep", "-f", "agent_hooks daemon serve --key " + server_key(VERSION)],
         capture_output=True,
         text=True,
         check=False,
@@ -522,7 +521,7 @@ def test_background_output_reaches_the_next_answer_through_run(box: Box) -> None
         assert time.monotonic() < deadline, "background output never delivered"
 
 
-def test_every_variable_the_loaders_read_is_part_of_the_server_key() -> None:
+def test_every_variable_the_loaders_read_decides_the_worker() -> None:
     package = ROOT / "agent_hooks"
     read: set[str] = set()
     pattern = re.compile(r"""os\.environ(?:\.get)?[\[(]["']([A-Z_][A-Z0-9_]*)["']""")
@@ -536,7 +535,10 @@ def test_every_variable_the_loaders_read_is_part_of_the_server_key() -> None:
     from agent_hooks._config._harness import loading_env
 
     read |= set(loading_env())  # (the harness rows name the variables their files move with)
-    assert read - {"CLAUDE_PROJECT_DIR"} <= set(LOADING_ENV), read - set(LOADING_ENV)
+    from agent_hooks._bridges._daemon._routing import loading_names
+
+    routed = set(loading_names())  # (what a call's worker is chosen by)
+    assert read - {"CLAUDE_PROJECT_DIR"} <= routed, read - routed
 
 
 # ------------------------------------------------- background output, in-process bridges

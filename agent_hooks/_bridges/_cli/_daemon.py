@@ -68,7 +68,7 @@ def _where() -> tuple[str, str] | None:
     directory = private_dir(os.environ)
     if directory is None:
         return None
-    key = server_key(os.environ, VERSION)
+    key = server_key(VERSION)
     return server_paths(directory, key)[0], key
 
 
@@ -100,7 +100,8 @@ def _start(args: argparse.Namespace) -> int:
 
     project = _start_project(args)
     state = warm(project)
-    if state == "running" and _call(b"W", [VERSION, project]) is None:
+    environ = [field for item in os.environ.items() for field in item]
+    if state == "running" and _call(b"W", [VERSION, project, *environ]) is None:
         state = "starting"  # (another call is starting it: its first call claims a spare)
     if state == "unavailable":
         print(
@@ -159,7 +160,7 @@ def _serve(args: argparse.Namespace) -> int:
     if directory is None:
         print("agent-hooks: no private directory for the server's socket", file=sys.stderr)
         return 1
-    key = args.key or server_key(os.environ, VERSION)
+    key = args.key or server_key(VERSION)
     idle = args.idle_timeout
     if idle is None:
         try:

@@ -200,7 +200,7 @@ def client_main(argv: Sequence[str]) -> int | None:
             "or each is a symbolic link, another user's, or reachable by group or "
             "others); answered in-process",
         )
-    key = server_key(os.environ, VERSION)
+    key = server_key(VERSION)
     try:
         place = _Place(directory, key)
     except _Refused as exc:
@@ -393,7 +393,7 @@ def warm(project: str) -> str:
     if directory is None:
         return "unavailable"
     try:
-        place = _Place(directory, server_key(os.environ, VERSION))
+        place = _Place(directory, server_key(VERSION))
     except _Refused:
         return "unavailable"
     try:

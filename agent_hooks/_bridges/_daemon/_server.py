@@ -75,7 +75,8 @@ import anyio.abc
 from anyio.abc import SocketAttribute
 
 from ..._base._version import VERSION
-from ._protocol import HEARTBEAT, LOADING_ENV, FrameError, pack, peer_uid, server_paths
+from ._protocol import HEARTBEAT, FrameError, pack, peer_uid, server_paths
+from ._routing import WorkerKey, loading_names, worker_key
 from ._worker import FrameReader, module_signature, parse_run, receive_frame, worker_request
 
 __all__ = [
@@ -121,7 +122,8 @@ class SocketPathError(OSError):
 def _worker_env(environ: Mapping[str, str]) -> dict[str, str]:
     """The clean environment a worker starts with: what decides which files load and
     which interpreter runs, nothing of any client's secrets (each call brings its own)."""
-    kept = {k: v for k, v in environ.items() if k in LOADING_ENV or k in _KEPT_ENV}
+    names = set(loading_names())
+    kept = {k: v for k, v in environ.items() if k in names or k in _KEPT_ENV}
     kept.update((k, v) for k, v in environ.items() if k.startswith(("PYTHON", "LC_")))
     return kept
 
@@ -129,8 +131,9 @@ def _worker_env(environ: Mapping[str, str]) -> dict[str, str]:
 class _Worker:
     """The server's side of one project's worker process."""
 
-    def __init__(self, project: str, log: Any) -> None:
+    def __init__(self, project: str, log: Any, key: WorkerKey | None = None) -> None:
         self.project = project
+        self.key: WorkerKey | None = key
         self._log = log
         self.signatures: dict[str, str] = {}
         self.calls = 0
@@ -284,7 +287,7 @@ class ResidentServer:
         self.socket_path, self.lock_path, _ = server_paths(directory, key)
         self.idle_timeout = idle_timeout
         self._log_stream = log if log is not None else sys.stderr
-        self._workers: collections.OrderedDict[str, _Worker] = collections.OrderedDict()
+        self._workers: collections.OrderedDict[WorkerKey, _Worker] = collections.OrderedDict()
         self._retired: set[_Worker] = set()
         self._tg: anyio.abc.TaskGroup | None = None
         self._stop = anyio.Event()
@@ -485,9 +488,13 @@ class ResidentServer:
         if kind == b"W":
             # (a project's worker started ahead of its first call: ``daemon start``)
             await stream.send(pack(b"T", [json.dumps(self.status())]))
+            # (header: the version, the project, then the caller's environment as name,
+            # value, ...: the worker is the one its calls will be routed to)
             if header and header[0] == VERSION and len(header) > 1 and os.path.isabs(header[1]):
+                rest = header[2:]
+                environ = dict(zip(rest[::2], rest[1::2], strict=False))
                 assert self._tg is not None
-                self._tg.start_soon(self.warm, header[1])
+                self._tg.start_soon(self.warm, header[1], environ)
             return
         if kind == b"S":
             await stream.send(pack(b"T", [json.dumps(self.status())]))
@@ -539,7 +546,7 @@ class ResidentServer:
         if not isinstance(args, argparse.Namespace):
             return args
         project = _project_of(args, stdin, cwd, env)
-        worker = await self._worker(project)
+        worker = await self._worker(project, env)
         answer = None if worker is None else await worker.call(fields, stdin)
         if answer is not None:
             return answer
@@ -551,10 +558,10 @@ class ResidentServer:
         done = reply(Failure(message), stdin, Options.of(args, resident=True))
         return done.status, done.stdout, done.stderr.encode("utf-8", "backslashreplace")
 
-    async def warm(self, project: str) -> None:
-        """Have ``project``'s worker up before its first call (the spare starts once a
-        call has been answered)."""
-        await self._worker(project)
+    async def warm(self, project: str, environ: Mapping[str, str] | None = None) -> None:
+        """Have the worker of ``project`` and ``environ`` (default: this server's) up
+        before its first call (the spare starts once a call has been answered)."""
+        await self._worker(project, os.environ if environ is None else environ)
         self._last = anyio.current_time()
 
     async def _start_spare(self) -> None:
@@ -580,21 +587,23 @@ class ResidentServer:
             return
         self._spare = spare
 
-    def _claim_spare(self, project: str) -> _Worker | None:
+    def _claim_spare(self, project: str, key: WorkerKey) -> _Worker | None:
         """The spare worker, now ``project``'s (it has loaded no project, so it is as
         fresh as a new one); another spare starts once the next call is answered."""
         spare, self._spare = self._spare, None
         if spare is None or spare.dead:
             return None
-        spare.project = project
+        spare.project, spare.key = project, key
         self.log(f"worker {spare.pid} claimed for {project}")
         return spare
 
-    async def _worker(self, project: str) -> _Worker | None:
-        """The live worker of ``project``: the one it has, else the spare (claimed),
-        else a new one; a new one also when a module file it loaded changed since."""
+    async def _worker(self, project: str, environ: Mapping[str, str]) -> _Worker | None:
+        """The live worker of ``project`` and the loading environment of ``environ``
+        (:mod:`._routing`): the one it has, else the spare (claimed), else a new one; a
+        new one also when a module file it loaded changed since."""
+        key = worker_key(project, environ)
         async with self._spawning:
-            worker = self._workers.get(project)
+            worker = self._workers.get(key)
             if worker is not None and (worker.dead or worker.changed()):
                 self.log(f"a module of {project} changed (or its worker ended); new worker")
                 await self._retire(worker)
@@ -605,24 +614,24 @@ class ResidentServer:
                     if not idle:
                         break
                     await self._retire(min(idle, key=lambda w: w.last_used))
-                claimed = self._claim_spare(project)
+                claimed = self._claim_spare(project, key)
                 if claimed is not None:
                     worker = claimed
                 else:
-                    worker = _Worker(project, self.log)
+                    worker = _Worker(project, self.log, key)
                     assert self._tg is not None
                     try:
                         await self._tg.start(worker.run)
                     except OSError as exc:
                         self.log(f"cannot start a worker for {project}: {exc}")
                         return None
-                self._workers[project] = worker
-            self._workers.move_to_end(project)
+                self._workers[key] = worker
+            self._workers.move_to_end(key)
             return worker
 
     async def _retire(self, worker: _Worker) -> None:
-        if self._workers.get(worker.project) is worker:
-            del self._workers[worker.project]
+        if worker.key is not None and self._workers.get(worker.key) is worker:
+            del self._workers[worker.key]
         self._retired.add(worker)
         await worker.retire()
 

@@ -234,6 +234,7 @@ class WorkerHost:
         self._gate = _Gate()
         self._seen: set[str] = set()
         self._skip: tuple[str, ...] = ()
+        self._loading: tuple[tuple[str, str], ...] | None = None
         self._loads: collections.OrderedDict[
             tuple[Any, ...], tuple[tuple[LoadedConfig, list[str]], Stamps]
         ] = collections.OrderedDict()
@@ -287,9 +288,11 @@ class WorkerHost:
         if request is None:
             code, out, err = 1, b"", b"agent-hooks: internal error: malformed worker request\n"
         else:
-            if self.project is None:
-                self.project = header[1]
             argv, cwd, env = request
+            if self.project is None:
+                from ._routing import loading_of
+
+                self.project, self._loading = header[1], loading_of(env)
             await self._gate.enter((cwd, tuple(sorted(env.items()))))
             try:
                 code, out, err = await self._run(argv, cwd, env, body)
@@ -345,15 +348,24 @@ class WorkerHost:
 
         Raises:
             ValueError: ``project`` is not this worker's project (the server routed the
-                call by another reading of it); nothing of it is loaded here.
+                call by another reading of it), or the call's loading environment
+                (:mod:`._routing`) is not the one of its first call; nothing of it is
+                loaded here.
         """
         from .._cli._run import load_hooks
+        from ._routing import loading_of
         from ._watch import Stamps, now_ns, recording
 
         if project != self.project:
             raise ValueError(
                 f"the resident server routed a call for {project!r} to the worker of "
                 f"{self.project!r}; not loaded (run with --no-daemon)"
+            )
+        if loading_of(os.environ) != self._loading:
+            raise ValueError(
+                "the resident server routed a call to a worker loaded with other values of "
+                "the variables that decide what loads (HOME, XDG_*, the harness's own); "
+                "not loaded (run with --no-daemon)"
             )
         if args.discover or getattr(args, "honor_hel_trust_file", False):
             return load_hooks(args, project)
@@ -422,7 +434,7 @@ def _preload() -> None:
     from ..._wire import _detect  # noqa: F401
     from .. import _sessions  # noqa: F401
     from .._cli import _run  # noqa: F401
-    from . import _watch  # noqa: F401
+    from . import _routing, _watch  # noqa: F401
 
 
 def _options(args: argparse.Namespace, project: str) -> tuple[Any, ...]:

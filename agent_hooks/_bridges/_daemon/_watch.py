@@ -51,6 +51,8 @@ import time
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from ..._config._common import PROJECT_MARKERS
+
 __all__ = ["SETTLE", "Stamps", "recording"]
 
 SETTLE = 2.0
@@ -68,19 +70,17 @@ def _audit(event: str, args: tuple[object, ...]) -> None:
     path = args[0] if args else None
     if isinstance(path, bytes):
         path = os.fsdecode(path)
-    name: str | None = None
-    if isinstance(path, str):
-        name = path if os.path.isabs(path) else os.path.join(os.getcwd(), path)
-    elif path is None and event != "open":
-        name = os.getcwd()  # (os.listdir() / os.scandir() list the working directory)
+    # (a relative path may be relative to a directory descriptor the event does not
+    # name, and a descriptor names no path: either way the load cannot be kept)
+    name = path if isinstance(path, str) and os.path.isabs(path) else None
     for recorder in _recorders:
-        recorder.add(name)  # (None: a descriptor; the load cannot be kept)
+        recorder.add(name)
 
 
 @contextlib.contextmanager
 def recording() -> Iterator[set[str | None]]:
     """The paths this process opens or lists while the block runs (``None`` among them
-    for one opened through a descriptor). The audit hook is installed on first use and
+    for one opened through a descriptor or by a relative path). The audit hook is installed on first use and
     stays, idle, for the process's life (a worker's)."""
     global _hooked
     if not _hooked:
@@ -122,12 +122,15 @@ def _node(path: str) -> Stamp:
 def _marks(directory: str) -> Stamp:
     """Which project markers a directory holds (``.git`` of any kind, the others as
     directories), as the load's search for a file's project reads them."""
-    from ..._config._common import PROJECT_MARKERS
+    return tuple(_mark(os.path.join(directory, m), m == ".git") for m in PROJECT_MARKERS)
 
-    return tuple(
-        int(os.path.lexists(os.path.join(directory, m)) if m == ".git" else os.path.isdir(os.path.join(directory, m)))
-        for m in PROJECT_MARKERS
-    )
+
+def _mark(path: str, any_kind: bool) -> int:
+    try:
+        st = os.stat(path, follow_symlinks=not any_kind)
+    except OSError:
+        return 0
+    return 1 if any_kind or stat.S_ISDIR(st.st_mode) else 0
 
 
 _PROBES: dict[str, Any] = {

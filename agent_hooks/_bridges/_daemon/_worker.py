@@ -383,6 +383,10 @@ class WorkerHost:
         started = now_ns()
         with recording() as seen:
             loaded = load_hooks(args, project)
+        # (the interpreter's and this package's files change only with their version;
+        # modules a configuration imports replace the worker when they change: the
+        # server compares their signatures before every call)
+        seen = {p for p in seen if p is None or not (p.startswith(self._skip) or p.endswith(".pyc"))}
         seen.update(args.config)
         seen.add(str(TrustStore(args.trust_store).path if args.trust_store else TrustStore().path))
         stamps = Stamps.taken(seen, started)

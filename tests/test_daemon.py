@@ -491,7 +491,9 @@ def test_concurrent_first_calls_start_one_server(box: Box) -> None:
         assert b"deny" in out
     box.wait_for_server()
     daemons = subprocess.run(
-        ["pgrep", "-f", "agent_hooks daemon serve --key " + server_key(VERSION)],
+        # (this box's servers: started on its socket directory; the key is the same for
+        # every server of this interpreter and version)
+        ["pgrep", "-f", f"{box.directory} [^ ]+ daemon serve --key {server_key(VERSION)}"],
         capture_output=True,
         text=True,
         check=False,

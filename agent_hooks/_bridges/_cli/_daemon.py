@@ -1,8 +1,10 @@
 """``agent-hooks daemon``: the resident hook server of ``agent-hooks run``.
 
 ``status`` and ``stop`` talk to the server of the calling environment (the one its
-``agent-hooks run`` calls reach); ``serve`` runs a server in the foreground (``run``
-starts one in the background by itself; this is for debugging and supervision).
+``agent-hooks run`` calls reach); ``start`` starts it and a project's worker in the
+background and returns at once (a harness's ``async`` SessionStart hook: install adds
+it for Claude Code); ``serve`` runs a server in the foreground (``run`` starts one in
+the background by itself; this is for debugging and supervision).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ def register(subparsers: Any) -> None:
     """Add ``daemon`` to the top-level parser."""
     daemon = subparsers.add_parser(
         "daemon",
-        help="the resident hook server of 'agent-hooks run': status, stop, serve",
+        help="the resident hook server of 'agent-hooks run': status, start, stop, serve",
         description="'agent-hooks run' answers through a resident per-user hook server, "
         "started on first use and gone after an idle period. 'status' shows the server of "
         "this environment, 'stop' stops it (after requests under way), 'serve' runs one in "

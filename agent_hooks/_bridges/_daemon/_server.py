@@ -1,6 +1,6 @@
 """The resident hook server: ``agent-hooks run`` calls answered by one long-lived
-process per user and loading environment (see ``_protocol``), each call in the worker
-process of its project (``_worker``).
+process per user, interpreter and version (see ``_protocol``), each call in the worker
+process of its project and loading environment (``_routing``, ``_worker``).
 
 Each request runs the same code as an in-process ``run``
 (:func:`~agent_hooks._bridges._cli._run.answer_run`) with the client's command line,
@@ -8,9 +8,10 @@ working directory, environment and payload, and returns the bytes that would hav
 been printed and the exit status. The server itself parses the command line and
 finds the call's project as ``run`` does (``--project-dir``, ``$CLAUDE_PROJECT_DIR``,
 the payload's ``cwd``, the caller's directory); it never imports hook code. The call
-runs in that project's worker, a child process started on the project's first call,
-which loads the configuration again on every call (an edited file, or a trust store
-that changed, counts at once) and keeps, while what loaded stays the same, the
+runs in that project's worker, a child process started (or the spare claimed) on the
+project's first call, which loads the configuration again whenever what it read
+changed (``_watch``: an edited file, or a trust store that changed, counts at once)
+and keeps, while what loaded stays the same, the
 configuration's registry and long-lived sessions (``SessionTable``), so per-session
 state and background output carry from one call to the next.
 
@@ -35,7 +36,7 @@ Environment: Python callbacks see the calling client's own environment
 another environment or working directory wait for the ones under way), exactly what
 an in-process ``run`` of that client sees; command hooks start from the client's
 environment (after credential stripping) in the client's directory. Workers start
-with a clean environment (the variables of the server key, ``PATH``, the locale,
+with a clean environment (the loading variables, ``PATH``, the locale,
 ``PYTHON*``); the server itself runs no hook code.
 
 Security: the socket's directory is private (0700), the socket is 0600, and a

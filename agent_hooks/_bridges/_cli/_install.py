@@ -733,8 +733,10 @@ def _install(args: argparse.Namespace) -> int:
             if guard:
                 guarded.append(native)
     warm_event, warm_switch = WARM_UP.get(harness.name, ("", {}))
+    warm_ups: set[str] = set()
     for native in harness.events(warm_event) if warm_event else ():
         if native not in wanted:
+            warm_ups.add(native)
             command = " ".join(shlex.quote(w) for w in [*prog, "daemon", "start", "--dialect", harness.name])
             wanted[native] = harness.entry(command, 30.0, dialect.timeout_unit, warm_switch)
     try:
@@ -745,7 +747,7 @@ def _install(args: argparse.Namespace) -> int:
             verb = "would add" if args.dry_run else "added"
             _say(f"{verb} {added} hook file(s) in {target}")
         else:
-            added = _install_json(harness, target, wanted, args)
+            added = _install_json(harness, target, wanted, args, warm_ups)
             verb = "would change" if args.dry_run else "changed"
             _say(f"{verb} {added} event entr{'y' if added == 1 else 'ies'} in {target}")
     except (JsonShapeError, UnsafeTarget) as exc:
@@ -829,8 +831,15 @@ def _set_note(lock: Lock, note: dict[str, Any], real: Path, legacy: bool) -> Non
 
 
 def _install_json(
-    harness: Harness, target: Path, wanted: Mapping[str, Mapping[str, Any]], args: Any
+    harness: Harness,
+    target: Path,
+    wanted: Mapping[str, Mapping[str, Any]],
+    args: Any,
+    warm_ups: Iterable[str] = (),
 ) -> int:
+    """Install ``wanted`` into ``target``; a warm-up entry (``warm_ups``: native events)
+    is left out where a ``run`` entry of agent-hooks is in that event's list already
+    (another configuration's, installed into the same file: it starts the server too)."""
     inside = Path(args.project_dir or ".") if args.scope == "project" else None
     real = real_target(target, inside=inside)
     with contextlib.ExitStack() as stack:
@@ -846,6 +855,10 @@ def _install_json(
             note = {"empty": raw.hex()}
         if raw is None or not text.strip(" \t\r\n"):
             text = skeleton(harness, layout_of(text))
+        warm_ups = set(warm_ups)
+        if warm_ups:
+            running = find_entries(text, harness, args.program, where=str(target))
+            wanted = {k: v for k, v in wanted.items() if k not in warm_ups or k not in running}
         edited = install_text(text, harness, wanted, args.program, where=str(target))
         if lock is None:
             sys.stdout.write(edited.text)

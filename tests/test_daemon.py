@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import signal
 import socket
 import stat
@@ -24,7 +23,6 @@ from typing import Any
 
 import anyio
 import pytest
-from process_helpers import socket_dir
 
 from agent_hooks import (
     CallbackHook,
@@ -35,7 +33,6 @@ from agent_hooks import (
 )
 from agent_hooks._base._version import VERSION
 from agent_hooks._bridges._daemon._protocol import (
-    LOADING_ENV,
     pack,
     private_dir,
     read_frame,
@@ -63,7 +60,8 @@ class Box:
         self.tmp = tmp
         self.project = tmp / "project"
         self.project.mkdir()
-        self.runtime = self.socket_dir = socket_dir()
+        self.runtime = tmp / "run"
+        self.runtime.mkdir(mode=0o700)
         guard = tmp / "guard.sh"
         guard.write_text(GUARD)
         guard.chmod(0o755)
@@ -129,7 +127,7 @@ class Box:
 
     @property
     def paths(self) -> tuple[str, str, str]:
-        return server_paths(self.directory, server_key(self.env, VERSION))
+        return server_paths(self.directory, server_key(VERSION))
 
     def ask(self, kind: bytes) -> dict[str, Any] | None:
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -169,7 +167,6 @@ class Box:
             except ProcessLookupError:
                 continue
             _wait_gone(pid)
-        shutil.rmtree(self.socket_dir, ignore_errors=True)
 
 
 def _alive(pid: int) -> bool:
@@ -494,7 +491,9 @@ def test_concurrent_first_calls_start_one_server(box: Box) -> None:
         assert b"deny" in out
     box.wait_for_server()
     daemons = subprocess.run(
-        ["pgrep", "-f", "agent_hooks daemon serve --key " + server_key(box.env, VERSION)],
+        # (this box's servers: started on its socket directory; the key is the same for
+        # every server of this interpreter and version)
+        ["pgrep", "-f", f"{box.directory} [^ ]+ daemon serve --key {server_key(VERSION)}"],
         capture_output=True,
         text=True,
         check=False,
@@ -524,7 +523,7 @@ def test_background_output_reaches_the_next_answer_through_run(box: Box) -> None
         assert time.monotonic() < deadline, "background output never delivered"
 
 
-def test_every_variable_the_loaders_read_is_part_of_the_server_key() -> None:
+def test_every_variable_the_loaders_read_decides_the_worker() -> None:
     package = ROOT / "agent_hooks"
     read: set[str] = set()
     pattern = re.compile(r"""os\.environ(?:\.get)?[\[(]["']([A-Z_][A-Z0-9_]*)["']""")
@@ -538,7 +537,10 @@ def test_every_variable_the_loaders_read_is_part_of_the_server_key() -> None:
     from agent_hooks._config._harness import loading_env
 
     read |= set(loading_env())  # (the harness rows name the variables their files move with)
-    assert read - {"CLAUDE_PROJECT_DIR"} <= set(LOADING_ENV), read - set(LOADING_ENV)
+    from agent_hooks._bridges._daemon._routing import loading_names
+
+    routed = set(loading_names())  # (what a call's worker is chosen by)
+    assert read - {"CLAUDE_PROJECT_DIR"} <= routed, read - routed
 
 
 # ------------------------------------------------- background output, in-process bridges
@@ -626,7 +628,8 @@ async def test_background_output_reaches_the_next_answer_through_the_sdk_adapter
 def test_the_run_contract_holds_through_the_resident_server(tmp_path: Path) -> None:
     """``tests/test_cli_run.py`` again, every call answered by a resident server (each
     test's first call waits for the server it starts, instead of answering itself)."""
-    runtime = socket_dir()
+    runtime = tmp_path / "run"
+    runtime.mkdir(mode=0o700)
     env = {k: v for k, v in os.environ.items() if not k.startswith("AGENT_HOOKS_")}
     env.update(
         AGENT_HOOKS_TEST_DAEMON="1",
@@ -644,6 +647,8 @@ def test_the_run_contract_holds_through_the_resident_server(tmp_path: Path) -> N
                 "-x",
                 "-p",
                 "no:randomly",
+                "--basetemp",
+                str(tmp_path / "sub"),
                 str(ROOT / "tests" / "test_cli_run.py"),
             ],
             capture_output=True,
@@ -662,10 +667,15 @@ def test_the_run_contract_holds_through_the_resident_server(tmp_path: Path) -> N
                 except ProcessLookupError:
                     continue
                 _wait_gone(int(text))
-    servers = list((runtime / "agent-hooks").glob("*.lock"))
-    shutil.rmtree(runtime, ignore_errors=True)
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
-    assert len(servers) > 10  # (the calls really went through servers)
+    # (the calls really went through servers: each logs, in the state directory of the
+    # test that started it, how many requests it answered when it stops)
+    answered = sum(
+        int(n)
+        for log in (tmp_path / "sub").rglob("daemon-*.log")
+        for n in re.findall(r"stopped after (\d+) request", log.read_text())
+    )
+    assert answered > 10, answered
 
 
 def test_relative_paths_are_read_from_the_clients_directory(box: Box) -> None:

@@ -93,7 +93,7 @@ class Home:
 
     @property
     def socket_path(self) -> str:
-        return server_paths(str(self.directory), server_key(self.env, VERSION))[0]
+        return server_paths(str(self.directory), server_key(VERSION))[0]
 
     def run(
         self, *args: str, cwd: Path | None = None, wait: bool = False

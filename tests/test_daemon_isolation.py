@@ -188,7 +188,7 @@ class Lab:
 
     @property
     def key(self) -> str:
-        return server_key(self.env, VERSION)
+        return server_key(VERSION)
 
     @property
     def directory(self) -> str:

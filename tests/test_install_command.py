@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from install_helpers import ah, env_for, graph, grouped_commands, ours
+from install_helpers import GUARD, ah, env_for, graph, grouped_commands, ours
 
 
 def _run_as_harness(
@@ -181,3 +181,74 @@ def test_an_interpreter_command_never_imports_what_the_project_ships(tmp_path: P
     run = _run_as_harness(command, project, env_for(tmp_path))
     assert not marker.exists(), "the project's own agent_hooks ran as the guard"
     assert run.returncode == 2 or '"deny"' in run.stdout, (run.returncode, run.stdout, run.stderr)
+
+
+@pytest.mark.skipif(os.name != "posix", reason="the quick client is written on POSIX")
+def test_a_user_file_gets_the_quick_client_which_guards_with_and_without_a_server(
+    tmp_path: Path,
+) -> None:
+    """A user file's command is the quick client (this interpreter by its path as
+    installed, ``-I -S``, the package's ``_quick_run.py``); run as the harness runs it,
+    it blocks when no server is up (it becomes ``agent-hooks run``) and when the server
+    that call started answers; install again replaces it, uninstall removes it."""
+    project = tmp_path / "proj"
+    (project / ".git").mkdir(parents=True)
+    runtime = tmp_path / "run"
+    runtime.mkdir(mode=0o700)
+    hooks = graph(tmp_path / "graph" / "guard.json")
+    args = ["install", "--harness", "claude", "--scope", "user", "--config", str(hooks)]
+    assert ah(tmp_path, *args).returncode == 0
+    settings = tmp_path / "home" / ".claude" / "settings.json"
+    (command,) = ours(grouped_commands(json.loads(settings.read_text()), "PreToolUse"), "claude")
+    words = shlex.split(command)
+    assert words[:3] == [os.path.abspath(sys.executable), "-I", "-S"]
+    assert Path(words[3]).parts[-4:] == ("agent_hooks", "_bridges", "_daemon", "_quick_run.py")
+    assert words[4:7] == ["run", "--dialect", "claude"]
+
+    env = {**env_for(tmp_path), "PATH": "/usr/bin:/bin", "XDG_RUNTIME_DIR": str(runtime)}
+    try:
+        for waited in ("", "20"):  # no server yet; then the server that call started
+            run = _run_as_harness(command, project, {**env, "AGENT_HOOKS_DAEMON_WAIT": waited})
+            assert run.returncode == 2 or '"deny"' in run.stdout, (run.returncode, run.stderr)
+    finally:
+        subprocess.run(
+            [sys.executable, "-m", "agent_hooks", "daemon", "stop"],
+            env=env, capture_output=True, timeout=60, check=False,
+        )  # fmt: skip
+
+    assert ah(tmp_path, *args, "--fail-closed").returncode == 0
+    doc = json.loads(settings.read_text())
+    (again,) = ours(grouped_commands(doc, "PreToolUse"), "claude")
+    assert again == command + " --fail-closed"
+    assert ah(tmp_path, "uninstall", "--harness", "claude", "--scope", "user").returncode == 0
+    assert not settings.exists() or not ours(
+        grouped_commands(json.loads(settings.read_text()), "PreToolUse"), "claude"
+    )
+
+
+def test_claude_gets_an_async_session_start_entry_that_starts_the_server(tmp_path: Path) -> None:
+    """Claude Code runs ``async`` hooks without waiting: install adds ``daemon start`` at
+    SessionStart there (unless the graph has a SessionStart entry of its own), once
+    however often it is installed, and uninstall removes it; other harnesses get none."""
+    project = tmp_path / "proj"
+    hooks = graph(project / "guard.json")
+    base = ["install", "--project-dir", str(project), "--config", str(hooks)]
+    settings = project / ".claude" / "settings.json"
+    for _ in range(2):
+        assert ah(tmp_path, *base, "--harness", "claude").returncode == 0
+    (group,) = json.loads(settings.read_text())["hooks"]["SessionStart"]
+    (item,) = group["hooks"]
+    assert shlex.split(item["command"]) == ["agent-hooks", "daemon", "start", "--dialect", "claude"]
+    assert item["async"] is True
+
+    with_start = {"hooks": {**GUARD["hooks"], "SessionStart": [{"hooks": [{"type": "command", "command": "true"}]}]}}
+    graph(hooks, with_start)
+    assert ah(tmp_path, *base, "--harness", "claude").returncode == 0
+    (group,) = json.loads(settings.read_text())["hooks"]["SessionStart"]
+    assert shlex.split(group["hooks"][0]["command"])[1:3] == ["run", "--dialect"]
+
+    assert ah(tmp_path, "uninstall", "--harness", "claude", "--project-dir", str(project)).returncode == 0
+    assert not settings.exists()  # (install created it; only its entries were there)
+    assert ah(tmp_path, *base, "--harness", "cursor").returncode == 0
+    doc = json.loads((project / ".cursor" / "hooks.json").read_text())
+    assert not any("daemon" in e["command"] for entries in doc["hooks"].values() for e in entries)

@@ -31,7 +31,10 @@ Variants, each a PreToolUse hook on Bash in a fresh HOME (a fresh socket directo
 * ``--no-daemon``: ``agent-hooks run --no-daemon``;
 * ``quick warm`` / ``quick cold``: the stdlib-only client
   (``python -I -S agent_hooks/_bridges/_daemon/_quick_run.py run ...``), with the server
-  up, and in a fresh HOME.
+  up, and in a fresh HOME;
+* ``installed cold``: what ``agent-hooks install --scope user`` writes for Claude Code:
+  the quick client, and an ``async`` SessionStart hook ``daemon start`` that starts the
+  server and the project's worker off the tool calls' path, in a fresh HOME.
 
 ``agent-hooks`` answers with one Python callback (``{"type": "python"}``) that denies
 ``rm -r``, in a project hook file passed with ``--trust-project-hooks``.
@@ -125,7 +128,7 @@ class Bench:
             return str(world.script("grep-guard.sh", GUARD_SH))
         config = world.hooks_dir / "agent-hooks.json"
         args = ["run", "--config", str(config), "--trust-project-hooks"]
-        if variant == "quick":
+        if variant in ("quick", "installed"):
             return " ".join([PY, "-I", "-S", str(QUICK), *args])
         if variant == "no-daemon":
             args.append("--no-daemon")
@@ -139,10 +142,12 @@ class Bench:
         victim.write_text("precious\n")
         command = self.command(world, variant)
         entry = {"type": "command", "command": command, "timeout": HOOK_TIMEOUT_S}
-        write_json(
-            world.home / ".claude" / "settings.json",
-            {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [entry]}]}},
-        )
+        hooks: dict[str, object] = {"PreToolUse": [{"matcher": "Bash", "hooks": [entry]}]}
+        if variant == "installed":
+            warm = " ".join([PY, "-I", "-S", str(QUICK), "daemon", "start", "--dialect", "claude"])
+            start = {"type": "command", "command": warm, "timeout": 30, "async": True}
+            hooks["SessionStart"] = [{"hooks": [start]}]
+        write_json(world.home / ".claude" / "settings.json", {"hooks": hooks})
         debug = world.root / f"debug-{variant}-{time.monotonic_ns()}.txt"
         commands = [f"echo bench-{k}" for k in range(self.calls)] + ["rm -rf victim"]
         mock = self.driver.mock(world, commands)
@@ -225,8 +230,11 @@ Rows = dict[str, list[list[int]]]
 
 def measure(bench: Bench, rounds: int) -> Rows:
     rows: Rows = {
-        k: [] for k in ("shell", "run cold", "run warm", "no-daemon", "quick warm", "quick cold")
-    }
+        k: []
+        for k in (
+            "shell", "run cold", "run warm", "no-daemon", "quick warm", "quick cold", "installed cold"
+        )
+    }  # fmt: skip
 
     def resident_home() -> None:
         world = bench.world()
@@ -248,7 +256,12 @@ def measure(bench: Bench, rounds: int) -> Rows:
 
         return go
 
-    steps = [alone("shell", "shell"), resident_home, alone("quick", "quick cold")]
+    steps = [
+        alone("shell", "shell"),
+        resident_home,
+        alone("quick", "quick cold"),
+        alone("installed", "installed cold"),
+    ]
     for r in range(rounds):
         for step in steps if r % 2 == 0 else steps[::-1]:
             step()
@@ -282,11 +295,11 @@ def report(rows: Rows, opts: argparse.Namespace, before: str, after: str) -> Non
     for name, text in label.items():
         values = every(name)
         print(f"{text:52s} {statistics.median(values):10.0f} {min(values):6d}")
-    for name in ("run cold", "quick cold"):
+    for name in ("run cold", "quick cold", "installed cold"):
         firsts = [rnd[0] for rnd in rows[name]]
         seconds = [rnd[1] for rnd in rows[name] if len(rnd) > 1]
         rest = every(name, skip_first=True)
-        who = "agent-hooks run" if name == "run cold" else "quick client"
+        who = {"run cold": "agent-hooks run", "quick cold": "quick client"}.get(name, "as installed")
         print(
             f"{who + ', first call of a session (no server)':52s} {statistics.median(firsts):10.0f} {min(firsts):6d}"
         )
@@ -307,11 +320,13 @@ def report(rows: Rows, opts: argparse.Namespace, before: str, after: str) -> Non
     aq = per_round(lambda r: med("quick warm", r), lambda r: med("shell", r))
     c = per_round(lambda r: rows["run cold"][r][0], lambda r: med("run warm", r))
     cq = per_round(lambda r: rows["quick cold"][r][0], lambda r: med("quick warm", r))
+    ci = per_round(lambda r: rows["installed cold"][r][0], lambda r: med("quick warm", r))
     nd = per_round(lambda r: med("no-daemon", r), lambda r: med("shell", r))
     print(f"(a) warm agent-hooks run / shell script        {verdict(a, 2.0)}")
     print(f"(a) warm quick client / shell script           {verdict(aq, 2.0)}")
     print(f"(c) first call of a session / warm (run)       {verdict(c, 1.5)}")
     print(f"(c) first call of a session / warm (quick)     {verdict(cq, 1.5)}")
+    print(f"(c) first call / warm (as installed: async daemon start) {verdict(ci, 1.5)}")
     print(f"(info) --no-daemon / shell script              {nd:6.2f}x")
 
 

@@ -111,7 +111,7 @@ def profile(tmp: Path, opts: argparse.Namespace) -> int:
     # a server and the project's worker, started off the clock; the first
     # (server + worker start, answered by the server) is timed once
     cold = spawn([AGENT_HOOKS, *argv], {"AGENT_HOOKS_DAEMON_WAIT": "30"})
-    sock_path = server_paths(private_dir(env) or "", server_key(env, VERSION))[0]
+    sock_path = server_paths(private_dir(env) or "", server_key(VERSION))[0]
 
     def round_trip(args: list[str], body: bytes = payload) -> float:
         start = time.perf_counter()

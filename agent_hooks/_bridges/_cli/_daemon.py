@@ -1,13 +1,16 @@
 """``agent-hooks daemon``: the resident hook server of ``agent-hooks run``.
 
 ``status`` and ``stop`` talk to the server of the calling environment (the one its
-``agent-hooks run`` calls reach); ``serve`` runs a server in the foreground (``run``
-starts one in the background by itself; this is for debugging and supervision).
+``agent-hooks run`` calls reach); ``start`` starts it and a project's worker in the
+background and returns at once (a harness's ``async`` SessionStart hook: install adds
+it for Claude Code); ``serve`` runs a server in the foreground (``run`` starts one in
+the background by itself; this is for debugging and supervision).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import socket
@@ -21,7 +24,7 @@ def register(subparsers: Any) -> None:
     """Add ``daemon`` to the top-level parser."""
     daemon = subparsers.add_parser(
         "daemon",
-        help="the resident hook server of 'agent-hooks run': status, stop, serve",
+        help="the resident hook server of 'agent-hooks run': status, start, stop, serve",
         description="'agent-hooks run' answers through a resident per-user hook server, "
         "started on first use and gone after an idle period. 'status' shows the server of "
         "this environment, 'stop' stops it (after requests under way), 'serve' runs one in "
@@ -30,6 +33,20 @@ def register(subparsers: Any) -> None:
     actions = daemon.add_subparsers(dest="action", metavar="ACTION", required=True)
     status = actions.add_parser("status", help="show the resident server (exit 1: none)")
     status.set_defaults(func=_status)
+    start = actions.add_parser(
+        "start",
+        help="start the resident server and the project's worker in the background, and "
+        "return at once (a harness's SessionStart hook: the first tool call finds them up)",
+    )
+    start.add_argument(
+        "--project-dir",
+        metavar="DIR",
+        help="the project whose worker to start (default: as run reads it: "
+        "$CLAUDE_PROJECT_DIR, else the nearest project root at or above the payload's "
+        "cwd or this directory)",
+    )
+    start.add_argument("--dialect", help=argparse.SUPPRESS)  # (names the harness's entry)
+    start.set_defaults(func=_start)
     stop = actions.add_parser("stop", help="stop the resident server (exit 1: none)")
     stop.set_defaults(func=_stop)
     serve = actions.add_parser("serve", help="run the resident server in the foreground")
@@ -41,6 +58,7 @@ def register(subparsers: Any) -> None:
         help="exit after this long without a request (default: $AGENT_HOOKS_DAEMON_IDLE, else 300)",
     )
     serve.add_argument("--key", help=argparse.SUPPRESS)
+    serve.add_argument("--warm", metavar="PROJECT", help=argparse.SUPPRESS)
     serve.add_argument("--spawn-lock-fd", type=int, help=argparse.SUPPRESS)
     serve.set_defaults(func=_serve)
 
@@ -52,11 +70,11 @@ def _where() -> tuple[str, str] | None:
     directory = private_dir(os.environ)
     if directory is None:
         return None
-    key = server_key(os.environ, VERSION)
+    key = server_key(VERSION)
     return server_paths(directory, key)[0], key
 
 
-def _call(kind: bytes) -> dict[str, object] | None:
+def _call(kind: bytes, fields: list[str] | None = None) -> dict[str, object] | None:
     from .._daemon._protocol import FrameError, pack, read_frame
 
     where = _where()
@@ -66,7 +84,7 @@ def _call(kind: bytes) -> dict[str, object] | None:
     sock.settimeout(10.0)
     try:
         sock.connect(where[0])
-        sock.sendall(pack(kind, []))
+        sock.sendall(pack(kind, fields or []))
         _, fields, _ = read_frame(sock)
         found = json.loads(fields[0])
         return found if isinstance(found, dict) else None
@@ -74,6 +92,44 @@ def _call(kind: bytes) -> dict[str, object] | None:
         return None
     finally:
         sock.close()
+
+
+def _start(args: argparse.Namespace) -> int:
+    """Start the server (with the project's worker) in the background, or ask the
+    running one to start the project's worker; never waits for either."""
+    from ..._base._version import VERSION
+    from .._daemon._client import warm
+
+    project = _start_project(args)
+    state = warm(project)
+    environ = [field for item in os.environ.items() for field in item]
+    if state == "running" and _call(b"W", [VERSION, project, *environ]) is None:
+        state = "starting"  # (another call is starting it: its first call claims a spare)
+    if state == "unavailable":
+        print(
+            "agent-hooks: no resident hook server here (no private socket directory, or "
+            "it is refused); calls are answered in-process",
+            file=sys.stderr,
+        )
+        return 1
+    return 0
+
+
+def _start_project(args: argparse.Namespace) -> str:
+    """The project ``daemon start`` warms, read as ``run`` reads it (a harness's payload
+    on stdin, when there is one, gives its ``cwd``)."""
+    from ._run import project_of
+
+    payload_cwd = None
+    if not sys.stdin.isatty():
+        with contextlib.suppress(OSError, ValueError, UnicodeDecodeError):
+            data = json.loads(sys.stdin.buffer.read() or b"null")
+            if isinstance(data, dict) and isinstance(data.get("cwd"), str):
+                payload_cwd = data["cwd"]
+    try:
+        return project_of(args, payload_cwd, os.getcwd(), os.environ)
+    except (TypeError, ValueError):
+        return os.getcwd()
 
 
 def _status(args: argparse.Namespace) -> int:
@@ -106,7 +162,7 @@ def _serve(args: argparse.Namespace) -> int:
     if directory is None:
         print("agent-hooks: no private directory for the server's socket", file=sys.stderr)
         return 1
-    key = args.key or server_key(os.environ, VERSION)
+    key = args.key or server_key(VERSION)
     idle = args.idle_timeout
     if idle is None:
         try:
@@ -120,7 +176,7 @@ def _serve(args: argparse.Namespace) -> int:
         return 0
     try:
         with quiet_diagnostics_log():
-            anyio.run(lambda: server.run(spawn_lock_fd=args.spawn_lock_fd))
+            anyio.run(lambda: server.run(spawn_lock_fd=args.spawn_lock_fd, warm=args.warm))
     except SocketPathError as exc:
         server.log(str(exc))
         return 1

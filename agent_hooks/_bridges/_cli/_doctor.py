@@ -27,8 +27,9 @@ Cline's scripts by their ``exec`` line):
 
 Doctor runs none of the repository's own code unless the user passes
 ``--trust-project-hooks`` (then each entry runs exactly as the harness runs it). It runs
-an entry only when its program is an ``agent-hooks`` executable or ``<python> [flags]
--m agent_hooks`` (no launcher, no shell), found (as the shell started in the project
+an entry only when its program is an ``agent-hooks`` executable, ``<python> [flags]
+-m agent_hooks`` or the quick client ``<python> -I [flags] <package>/_bridges/_daemon/_quick_run.py``
+(no launcher, no shell), found (as the shell started in the project
 finds it: relative PATH entries from the project) outside the project directory, links
 resolved; a ``python -m agent_hooks`` entry gets ``-P`` (``-I`` before Python 3.11) and
 is not run at all when the project holds an ``agent_hooks`` package or module (the
@@ -80,6 +81,7 @@ from ._install import (
     find_entries,
     hook_files,
     is_ours,
+    is_quick_client,
 )
 
 __all__ = ["EXECUTABLES", "TESTED_VERSIONS", "register"]
@@ -555,6 +557,8 @@ def _trusted_program(
     or ``<python> [flags] -m agent_hooks`` with ``-P`` (``-I`` before Python 3.11) after
     the interpreter, found outside the project (``where``). (None, None): not found."""
     base = os.path.basename(prog[0]) if prog else ""
+    if len(prog) >= 2 and is_quick_client(prog[-1]):
+        return _trusted_quick_client(prog, where, project)
     module = (
         len(prog) >= 3
         and prog[-2:] == ["-m", "agent_hooks"]
@@ -582,6 +586,30 @@ def _trusted_program(
     if any({"I", "P"} & set(flag[1:]) for flag in prog[1:-2]):
         return [where, *prog[1:]], None
     return [where, _no_cwd_flag(where), *prog[1:]], None
+
+
+def _trusted_quick_client(
+    prog: list[str], where: str | None, project: str
+) -> tuple[list[str] | None, str | None]:
+    """As :func:`_trusted_program` for the quick client ``<python> -I [flags]
+    <package>/_bridges/_daemon/_quick_run.py``: an interpreter and a client file found
+    outside the project, with ``-I`` (neither the project folder nor ``PYTHONPATH`` on
+    the module path)."""
+    script, flags = prog[-1], prog[1:-1]
+    if _PYTHON.fullmatch(os.path.basename(prog[0])) is None or not all(
+        _PYTHON_FLAGS.fullmatch(f) for f in flags
+    ):
+        return None, f"{shlex.join(prog)} is not <python> [flags] <agent_hooks' quick client>"
+    if not any("I" in f[1:] for f in flags):
+        return None, f"{shlex.join(prog)} runs the quick client without -I"
+    if where is None:
+        return None, None
+    for path in (where, script):
+        if _inside(path, project):
+            return None, f"{path} is in the project"
+    if not os.path.isfile(script):
+        return None, None
+    return [where, *flags, script], None
 
 
 def _absolute_entries(value: str | None) -> str | None:

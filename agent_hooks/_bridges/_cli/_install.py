@@ -6,7 +6,8 @@
 entry per event the graph handles and the harness has:
 ``<program> run --dialect NAME [--event E] --config PATH...``.
 
-* **The command runs.** In a user file ``<program>`` is this environment's own
+* **The command runs.** In a user file ``<program>`` is this environment's quick client
+  (``<python> -I -S <package>/_bridges/_daemon/_quick_run.py``, POSIX), else its own
   ``agent-hooks`` by its absolute path (or its interpreter with ``-m agent_hooks``), so
   the harness's PATH does not matter (:func:`program_words`); in a project file, which
   is committed, it is ``agent-hooks``, and install says when that does not resolve
@@ -99,7 +100,9 @@ __all__ = [
     "install_files",
     "install_text",
     "is_ours",
+    "is_quick_client",
     "program_words",
+    "quick_client_words",
     "register",
     "resolves",
     "skeleton",
@@ -107,6 +110,13 @@ __all__ = [
     "uninstall_files",
     "uninstall_text",
 ]
+
+WARM_UP: Mapping[str, tuple[str, Mapping[str, Any]]] = {"claude": ("SessionStart", {"async": True})}
+"""Harnesses that run a hook without waiting for it (Claude Code's ``async: true``):
+the event at which install adds ``<program> daemon start --dialect NAME`` there, and
+the entry's switch, so the resident server and the project's worker are up before the
+session's first tool call. Added only where the graph has no entry of its own for
+that event (a ``run`` entry there starts them too)."""
 
 _GUARD_EVENTS = frozenset({"PreToolUse", "PermissionRequest", "UserPromptSubmit"})
 """Canonical events whose answer can stop an action: where a broken command must block."""
@@ -203,8 +213,10 @@ def _target(harness: Harness, args: argparse.Namespace) -> Path:
 def program_words(scope: str, program: str | None = None) -> list[str]:
     """How the written command calls agent-hooks: ``program`` as given; else in a
     project file (committed, read on other machines) the portable ``agent-hooks``; else
-    (a user file) this environment's own entry point by its absolute path, or its
-    interpreter with ``-m agent_hooks``, so that the harness's PATH does not matter.
+    (a user file) this environment's quick client (:func:`quick_client_words`: no
+    ``site``, no package import on a warm call), or where there is none its own entry
+    point by its absolute path, or its interpreter with ``-m agent_hooks``, so that the
+    harness's PATH does not matter.
 
     The interpreter form runs with ``-P`` (``-I`` on Python 3.10, which has no ``-P``):
     ``-m`` would otherwise put the harness's working directory, the project, first on
@@ -214,12 +226,41 @@ def program_words(scope: str, program: str | None = None) -> list[str]:
         return shlex.split(program)
     if scope == "project":
         return ["agent-hooks"]
+    quick = quick_client_words()
+    if quick is not None:
+        return quick
     exe = Path(os.path.abspath(sys.executable))
     script = exe.parent / "agent-hooks"
     if script.is_file() and os.access(script, os.X_OK):
         return [str(script)]
     safe_path = "-P" if sys.version_info >= (3, 11) else "-I"
     return [str(exe), safe_path, "-m", "agent_hooks"]
+
+
+QUICK_CLIENT_PARTS = ("agent_hooks", "_bridges", "_daemon", "_quick_run.py")
+"""The quick client's file, as the last parts of its path in an installed package."""
+
+
+def quick_client_words() -> list[str] | None:
+    """The quick client of this environment, as a user file's program (POSIX, where the
+    file exists): ``<python> -I -S <package>/_bridges/_daemon/_quick_run.py``. The
+    interpreter is this one by its absolute path, links *not* resolved: without ``site``
+    the client finds its virtual environment from the ``pyvenv.cfg`` beside that path.
+    (``-I``: neither the harness's directory nor ``PYTHONPATH`` is on the module path;
+    ``-S``: no ``.pth`` file runs. The client answers exactly as ``agent-hooks run``,
+    becoming it when no server answers: docs/bridges.md, "The quick client".)"""
+    if os.name != "posix" or not sys.executable:
+        return None
+    script = Path(__file__).resolve().parent.parent / "_daemon" / "_quick_run.py"
+    if not script.is_file():
+        return None
+    return [os.path.abspath(sys.executable), "-I", "-S", str(script)]
+
+
+def is_quick_client(word: str) -> bool:
+    """``word`` names the quick client's file of an installed agent_hooks (an absolute
+    path ending ``agent_hooks/_bridges/_daemon/_quick_run.py``)."""
+    return os.path.isabs(word) and Path(word).parts[-len(QUICK_CLIENT_PARTS) :] == QUICK_CLIENT_PARTS
 
 
 def resolves(words: list[str]) -> str | None:
@@ -233,25 +274,34 @@ def resolves(words: list[str]) -> str | None:
 def is_ours(command: str, harness: Harness, program: str | None = None) -> bool:
     """``command`` is one ``install`` writes for ``harness``: ``<agent-hooks> run
     --dialect NAME ...`` where the program is ``program``, an ``agent-hooks`` executable
-    (any path, or after a launcher: ``uvx agent-hooks``) or ``<python> -m agent_hooks``."""
+    (any path, or after a launcher: ``uvx agent-hooks``), ``<python> -m agent_hooks`` or
+    the quick client (``<python> -I -S <...>/agent_hooks/_bridges/_daemon/_quick_run.py``)."""
     try:
         words = shlex.split(command)
     except ValueError:
         return False
     mine = shlex.split(program) if program else []
-    if mine and words[: len(mine)] == mine and words[len(mine) :][:3] == ["run", "--dialect", harness.name]:
-        return True
+    if mine and words[: len(mine)] == mine:
+        rest = words[len(mine) :]
+        if rest[:3] == ["run", "--dialect", harness.name] or is_warm_up(rest, harness):
+            return True
     # (the program may be a launcher's: `uvx agent-hooks`, `pipx run agent-hooks`, so an
     # entry written with another --program is still found, replaced and removed)
     for i, word in enumerate(words):
-        if os.path.basename(word) in ("agent-hooks", "agent-hooks.exe"):
+        if os.path.basename(word) in ("agent-hooks", "agent-hooks.exe") or is_quick_client(word):
             rest = words[i + 1 :]
         elif words[i : i + 2] == ["-m", "agent_hooks"]:
             rest = words[i + 2 :]
         else:
             continue
-        return rest[:3] == ["run", "--dialect", harness.name]
+        return rest[:3] == ["run", "--dialect", harness.name] or is_warm_up(rest, harness)
     return False
+
+
+def is_warm_up(rest: list[str], harness: Harness) -> bool:
+    """``rest`` (the words after the program) is the warm-up entry install writes for
+    ``harness`` (:data:`WARM_UP`): ``daemon start --dialect NAME``."""
+    return rest[:4] == ["daemon", "start", "--dialect", harness.name]
 
 
 def _entry_is_ours(entry: Any, harness: Harness, program: str | None) -> bool:
@@ -259,11 +309,24 @@ def _entry_is_ours(entry: Any, harness: Harness, program: str | None) -> bool:
     return bool(commands) and all(is_ours(c, harness, program) for c in commands)
 
 
+def _entry_warms_up(entry: Any, harness: Harness) -> bool:
+    """Every command of ``entry`` is a warm-up (``daemon start``): no guard runs there."""
+    found = []
+    for command in harness.commands(entry):
+        try:
+            words = shlex.split(command)
+        except ValueError:
+            return False
+        found.append("daemon" in words and is_warm_up(words[words.index("daemon") :], harness))
+    return bool(found) and all(found)
+
+
 def find_entries(
     text: str, harness: Harness, program: str | None = None, *, where: str = "the file"
 ) -> dict[str, list[Any]]:
-    """The entries of ``harness``'s file (its ``text``) that ``install`` wrote: native
-    event -> those entries, in file order.
+    """The entries of ``harness``'s file (its ``text``) that ``install`` wrote to call
+    ``run`` (not the warm-up, which guards nothing): native event -> those entries, in
+    file order.
 
     Raises:
         JsonShapeError: the text is not the harness's JSON (``where`` names the file).
@@ -275,7 +338,11 @@ def find_entries(
     found: dict[str, list[Any]] = {}
     for m in hooks.value.members:
         if m.value.kind == "array":
-            ours = [i.value for i in m.value.items if _entry_is_ours(i.value, harness, program)]
+            ours = [
+                i.value
+                for i in m.value.items
+                if _entry_is_ours(i.value, harness, program) and not _entry_warms_up(i.value, harness)
+            ]
             if ours:
                 found[m.key] = ours
     return found
@@ -665,6 +732,13 @@ def _install(args: argparse.Namespace) -> int:
             scripts[native] = command
             if guard:
                 guarded.append(native)
+    warm_event, warm_switch = WARM_UP.get(harness.name, ("", {}))
+    warm_ups: set[str] = set()
+    for native in harness.events(warm_event) if warm_event else ():
+        if native not in wanted:
+            warm_ups.add(native)
+            command = " ".join(shlex.quote(w) for w in [*prog, "daemon", "start", "--dialect", harness.name])
+            wanted[native] = harness.entry(command, 30.0, dialect.timeout_unit, warm_switch)
     try:
         if harness.per_event_files:
             if args.scope == "project":
@@ -673,7 +747,7 @@ def _install(args: argparse.Namespace) -> int:
             verb = "would add" if args.dry_run else "added"
             _say(f"{verb} {added} hook file(s) in {target}")
         else:
-            added = _install_json(harness, target, wanted, args)
+            added = _install_json(harness, target, wanted, args, warm_ups)
             verb = "would change" if args.dry_run else "changed"
             _say(f"{verb} {added} event entr{'y' if added == 1 else 'ies'} in {target}")
     except (JsonShapeError, UnsafeTarget) as exc:
@@ -757,8 +831,15 @@ def _set_note(lock: Lock, note: dict[str, Any], real: Path, legacy: bool) -> Non
 
 
 def _install_json(
-    harness: Harness, target: Path, wanted: Mapping[str, Mapping[str, Any]], args: Any
+    harness: Harness,
+    target: Path,
+    wanted: Mapping[str, Mapping[str, Any]],
+    args: Any,
+    warm_ups: Iterable[str] = (),
 ) -> int:
+    """Install ``wanted`` into ``target``; a warm-up entry (``warm_ups``: native events)
+    is left out where a ``run`` entry of agent-hooks is in that event's list already
+    (another configuration's, installed into the same file: it starts the server too)."""
     inside = Path(args.project_dir or ".") if args.scope == "project" else None
     real = real_target(target, inside=inside)
     with contextlib.ExitStack() as stack:
@@ -774,6 +855,10 @@ def _install_json(
             note = {"empty": raw.hex()}
         if raw is None or not text.strip(" \t\r\n"):
             text = skeleton(harness, layout_of(text))
+        warm_ups = set(warm_ups)
+        if warm_ups:
+            running = find_entries(text, harness, args.program, where=str(target))
+            wanted = {k: v for k, v in wanted.items() if k not in warm_ups or k not in running}
         edited = install_text(text, harness, wanted, args.program, where=str(target))
         if lock is None:
             sys.stdout.write(edited.text)

@@ -60,7 +60,7 @@ TYPE_CHECKING = False  # (not typing's: this module must not import typing)
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
-__all__ = ["SILENCE", "client_main", "peer_uid", "start_server"]
+__all__ = ["SILENCE", "client_main", "peer_uid", "start_server", "warm"]
 
 ACCEPT_WAIT = 5.0
 """Seconds to wait for a live server to take a request (``A``)."""
@@ -200,7 +200,7 @@ def client_main(argv: Sequence[str]) -> int | None:
             "or each is a symbolic link, another user's, or reachable by group or "
             "others); answered in-process",
         )
-    key = server_key(os.environ, VERSION)
+    key = server_key(VERSION)
     try:
         place = _Place(directory, key)
     except _Refused as exc:
@@ -226,9 +226,9 @@ def _through(place: _Place, argv: Sequence[str], stdin: bytes) -> int:
         # Answered first, then the server starts: its start-up (an interpreter and the
         # whole package) does not compete with this call for the CPU.
         code = _in_process(argv, stdin, None)
-        start_server(place, os.environ)
+        start_server(place, os.environ, warm=_project(argv, stdin))
         return code
-    start_server(place, os.environ)
+    start_server(place, os.environ, warm=_project(argv, stdin))
     import time
 
     deadline = time.monotonic() + wait
@@ -369,11 +369,48 @@ def _print(answer: tuple[int, bytes, bytes]) -> int:
     return code
 
 
-def start_server(place: _Place, environ: Mapping[str, str]) -> bool:
+def _project(argv: Sequence[str], stdin: bytes) -> str | None:
+    """The project of a call answered in-process, as the server will read it (the
+    modules it takes are loaded already), so the server starts its worker at once."""
+    import argparse
+
+    from .._cli import build_parser
+    from ._server import _project_of
+    from ._worker import parse_run
+
+    args = parse_run(build_parser("run"), list(argv))
+    if not isinstance(args, argparse.Namespace):
+        return None
+    return _project_of(args, stdin, os.getcwd(), dict(os.environ))
+
+
+def warm(project: str) -> str:
+    """Have the server of this environment start ``project``'s worker ahead of its first
+    call, without waiting for either: ``"started"`` (a server is starting with it),
+    ``"running"`` (a server is up or starting: ask it with a ``W`` request),
+    ``"unavailable"`` (no private socket directory, or what is there is refused)."""
+    directory = private_dir(os.environ)
+    if directory is None:
+        return "unavailable"
+    try:
+        place = _Place(directory, server_key(VERSION))
+    except _Refused:
+        return "unavailable"
+    try:
+        return "started" if start_server(place, os.environ, warm=project) else "running"
+    finally:
+        place.close()
+
+
+def start_server(
+    place: _Place, environ: Mapping[str, str], *, warm: str | None = None
+) -> bool:
     """Start the server of ``place`` in the background unless one is starting or
     running; whether this call started it. The spawn lock, held by the new server until
     it listens, makes concurrent first calls start one server. A dead socket of this
-    user at the socket path is removed first."""
+    user at the socket path is removed first. ``warm``: the project whose worker the
+    server starts at once (else it starts a spare worker, which a new project's first
+    call claims)."""
     import fcntl
 
     try:
@@ -405,6 +442,8 @@ def start_server(place: _Place, environ: Mapping[str, str]) -> bool:
             out = os.open(os.devnull, os.O_WRONLY | os.O_CLOEXEC)
         argv = [sys.executable, "-I", "-c", _BOOTSTRAP, place.directory, _PACKAGE]
         argv += ["daemon", "serve", "--key", place.key, "--spawn-lock-fd", str(spawn)]
+        if warm:
+            argv += ["--warm", warm]
         idle = environ.get(IDLE_ENV)
         if idle:
             argv += ["--idle-timeout", idle]

@@ -1,11 +1,13 @@
 """Where the resident server listens and how its clients talk to it (standard library
 only: the client imports this before anything heavy).
 
-One server per user and *loading environment*: the variables that decide which files
-load and how (:data:`LOADING_ENV`), the interpreter and the package version. Clients
-whose loading environment differs reach different servers, so a server loads exactly
-what an in-process ``run`` of its clients would. Inside a server, each configuration
-(the ``run`` options and the project) has its own registry and sessions.
+One server per user, interpreter and package version. Each call carries its whole
+environment; the server hands it to the worker of its project and *loading
+environment* (the variables that decide which files load and how: the harness rows'
+and :data:`BASE_LOADING_ENV`, :mod:`._routing`), and the worker runs it with that
+environment, so a server loads exactly what an in-process ``run`` of its clients
+would. Inside a worker, each configuration (the ``run`` options and the project) has
+its own registry and sessions.
 
 The socket lives in a private directory (mode 0700, owned by the user, checked before
 use): ``$XDG_RUNTIME_DIR/agent-hooks`` when that is set and the user's, else
@@ -43,7 +45,7 @@ __all__ = [
     "DISABLE_ENV",
     "HEARTBEAT",
     "IDLE_ENV",
-    "LOADING_ENV",
+    "BASE_LOADING_ENV",
     "MAX_BODY",
     "MAX_HEADER",
     "WAIT_ENV",
@@ -57,31 +59,19 @@ __all__ = [
     "server_paths",
 ]
 
-LOADING_ENV = (
+BASE_LOADING_ENV = (
     "HOME",
     "USERPROFILE",
     "XDG_CONFIG_HOME",
     "XDG_STATE_HOME",
     "XDG_DATA_HOME",
-    "CODEX_HOME",
-    "CLAUDE_CONFIG_DIR",
-    "DOCKER_CONFIG",
-    "CAGENT_CONFIG_DIR",
-    "DOCKER_AGENT_CONFIG_DIR",
-    "GEMINI_CLI_SYSTEM_DEFAULTS_PATH",
-    "GEMINI_CLI_SYSTEM_SETTINGS_PATH",
-    "COPILOT_HOME",
-    "GEMINI_CLI_HOME",
-    "CURSOR_CONFIG_DIR",
-    "FACTORY_HOME_OVERRIDE",
-    "CLINE_DIR",
-    "HERMES_HOME",
     "PYTHONPATH",
     "VIRTUAL_ENV",
 )
-"""Variables that change which hook files load, where the trust store is, or which
-Python code a configuration imports: a client reaches the server of its own values
-(``tests/test_daemon.py`` checks that every variable the loaders read is listed)."""
+"""Variables every load reads, whatever the harness: the home, configuration and state
+directories (the trust store, user files) and the module path of Python callbacks. With
+the variables the harness rows declare (``_config._harness.loading_env()``) they decide
+which worker a call goes to (:mod:`._routing`)."""
 
 DISABLE_ENV = "AGENT_HOOKS_NO_DAEMON"
 """Set to ``1`` (or ``true``, ``yes``) to keep ``agent-hooks run`` in-process."""
@@ -106,13 +96,15 @@ class FrameError(Exception):
     """A frame that is cut short, too large or not well-formed."""
 
 
-def server_key(environ: Mapping[str, str], version: str) -> str:
-    """The server a client with this environment belongs to (16 hex digits: two CRC-32s
-    with different seeds; zlib is cheap to import, hashlib is not, and the directory is
-    private, so the key needs to tell environments apart, not resist forgery)."""
+def server_key(version: str) -> str:
+    """The server of this user's clients of this interpreter and package version (16 hex
+    digits: two CRC-32s with different seeds; zlib is cheap to import, hashlib is not,
+    and the directory is private, so the key needs to tell them apart, not resist
+    forgery). The user is the socket directory's; what a call loads is decided by its
+    own environment, which the server routes on (:mod:`._routing`)."""
     # (the environment's prefix, not sys.executable: python and python3.11 of one
     # virtual environment are one server)
-    parts = [version, sys.prefix, sys.version, *(f"{k}={environ.get(k, '')}" for k in LOADING_ENV)]
+    parts = [version, sys.prefix, sys.version]
     data = "\0".join(parts).encode("utf-8", "surrogateescape")
     return f"{zlib.crc32(data):08x}{zlib.crc32(data, 0x9E3779B9):08x}"
 

@@ -185,7 +185,7 @@ def main(argv: Sequence[str]) -> int:
         _become_agent_hooks(argv, stdin)
     _venv_prefix()
     try:
-        place = _Place(directory, server_key(os.environ, VERSION))
+        place = _Place(directory, server_key(VERSION))
     except _Refused:
         _become_agent_hooks(argv, stdin)
     try:

@@ -1,6 +1,6 @@
 """The resident hook server: ``agent-hooks run`` calls answered by one long-lived
-process per user and loading environment (see ``_protocol``), each call in the worker
-process of its project (``_worker``).
+process per user, interpreter and version (see ``_protocol``), each call in the worker
+process of its project and loading environment (``_routing``, ``_worker``).
 
 Each request runs the same code as an in-process ``run``
 (:func:`~agent_hooks._bridges._cli._run.answer_run`) with the client's command line,
@@ -8,9 +8,10 @@ working directory, environment and payload, and returns the bytes that would hav
 been printed and the exit status. The server itself parses the command line and
 finds the call's project as ``run`` does (``--project-dir``, ``$CLAUDE_PROJECT_DIR``,
 the payload's ``cwd``, the caller's directory); it never imports hook code. The call
-runs in that project's worker, a child process started on the project's first call,
-which loads the configuration again on every call (an edited file, or a trust store
-that changed, counts at once) and keeps, while what loaded stays the same, the
+runs in that project's worker, a child process started (or the spare claimed) on the
+project's first call, which loads the configuration again whenever what it read
+changed (``_watch``: an edited file, or a trust store that changed, counts at once)
+and keeps, while what loaded stays the same, the
 configuration's registry and long-lived sessions (``SessionTable``), so per-session
 state and background output carry from one call to the next.
 
@@ -35,7 +36,7 @@ Environment: Python callbacks see the calling client's own environment
 another environment or working directory wait for the ones under way), exactly what
 an in-process ``run`` of that client sees; command hooks start from the client's
 environment (after credential stripping) in the client's directory. Workers start
-with a clean environment (the variables of the server key, ``PATH``, the locale,
+with a clean environment (the loading variables, ``PATH``, the locale,
 ``PYTHON*``); the server itself runs no hook code.
 
 Security: the socket's directory is private (0700), the socket is 0600, and a
@@ -75,7 +76,8 @@ import anyio.abc
 from anyio.abc import SocketAttribute
 
 from ..._base._version import VERSION
-from ._protocol import HEARTBEAT, LOADING_ENV, FrameError, pack, peer_uid, server_paths
+from ._protocol import HEARTBEAT, FrameError, pack, peer_uid, server_paths
+from ._routing import WorkerKey, loading_names, worker_key
 from ._worker import FrameReader, module_signature, parse_run, receive_frame, worker_request
 
 __all__ = [
@@ -121,7 +123,8 @@ class SocketPathError(OSError):
 def _worker_env(environ: Mapping[str, str]) -> dict[str, str]:
     """The clean environment a worker starts with: what decides which files load and
     which interpreter runs, nothing of any client's secrets (each call brings its own)."""
-    kept = {k: v for k, v in environ.items() if k in LOADING_ENV or k in _KEPT_ENV}
+    names = set(loading_names())
+    kept = {k: v for k, v in environ.items() if k in names or k in _KEPT_ENV}
     kept.update((k, v) for k, v in environ.items() if k.startswith(("PYTHON", "LC_")))
     return kept
 
@@ -129,8 +132,9 @@ def _worker_env(environ: Mapping[str, str]) -> dict[str, str]:
 class _Worker:
     """The server's side of one project's worker process."""
 
-    def __init__(self, project: str, log: Any) -> None:
+    def __init__(self, project: str, log: Any, key: WorkerKey | None = None) -> None:
         self.project = project
+        self.key: WorkerKey | None = key
         self._log = log
         self.signatures: dict[str, str] = {}
         self.calls = 0
@@ -165,7 +169,7 @@ class _Worker:
             self.dead = True
             self.exited.set()
             raise
-        self._log(f"worker {self._process.pid} started for {self.project}")
+        self._log(f"worker {self._process.pid} started for {self.project or '(spare)'}")
         task_status.started()
         frames = FrameReader(self._stream)
         try:
@@ -200,6 +204,11 @@ class _Worker:
                     f"({self._process.returncode})"
                 )
                 self.exited.set()
+
+    @property
+    def pid(self) -> int | None:
+        """The worker process's id (``None`` before it starts)."""
+        return None if self._process is None else self._process.pid
 
     def changed(self) -> bool:
         """Whether a module file the worker loaded is not the one it loaded."""
@@ -279,7 +288,7 @@ class ResidentServer:
         self.socket_path, self.lock_path, _ = server_paths(directory, key)
         self.idle_timeout = idle_timeout
         self._log_stream = log if log is not None else sys.stderr
-        self._workers: collections.OrderedDict[str, _Worker] = collections.OrderedDict()
+        self._workers: collections.OrderedDict[WorkerKey, _Worker] = collections.OrderedDict()
         self._retired: set[_Worker] = set()
         self._tg: anyio.abc.TaskGroup | None = None
         self._stop = anyio.Event()
@@ -291,6 +300,8 @@ class ResidentServer:
         self._lock_fd: int | None = None
         self._parser: argparse.ArgumentParser | None = None
         self._spawning = anyio.Lock()
+        self._spare: _Worker | None = None
+        self._spare_starting = False
         self.requests = 0
 
     def log(self, message: str) -> None:
@@ -347,9 +358,10 @@ class ResidentServer:
             "(the resident server does not start; calls are answered in-process)"
         )
 
-    async def run(self, *, spawn_lock_fd: int | None = None) -> None:
+    async def run(self, *, spawn_lock_fd: int | None = None, warm: str | None = None) -> None:
         """Listen and serve until stopped or idle. Releases ``spawn_lock_fd`` (the
-        starting client's lock) once listening.
+        starting client's lock) once listening. Starts the spare worker (see
+        :meth:`_worker`), and the worker of project ``warm`` when given.
 
         Raises:
             SocketPathError: see :meth:`clear_socket_path`.
@@ -376,6 +388,10 @@ class ResidentServer:
                     conns.start_soon(self._accept, listener, conns, accepting)
                     conns.start_soon(self._watch_idle)
                     conns.start_soon(self._watch_signals)
+                    if warm is not None:
+                        workers.start_soon(self.warm, warm)
+                    else:
+                        workers.start_soon(self._start_spare)
                     await self._stop.wait()
                     accepting.cancel()
                     with anyio.CancelScope(shield=True):
@@ -387,7 +403,8 @@ class ResidentServer:
                         self._drained = anyio.Event()
                         await self._drained.wait()
                     conns.cancel_scope.cancel()
-                everyone = [*self._workers.values(), *self._retired]
+                spare, self._spare = self._spare, None
+                everyone = [*self._workers.values(), *self._retired, *([spare] if spare else [])]
                 for worker in everyone:
                     await worker.retire()
                 with anyio.move_on_after(WORKER_GRACE):
@@ -469,6 +486,17 @@ class ResidentServer:
         if kind == b"T":
             await stream.send(pack(b"T", [json.dumps(self.status())]))
             return
+        if kind == b"W":
+            # (a project's worker started ahead of its first call: ``daemon start``)
+            await stream.send(pack(b"T", [json.dumps(self.status())]))
+            # (header: the version, the project, then the caller's environment as name,
+            # value, ...: the worker is the one its calls will be routed to)
+            if header and header[0] == VERSION and len(header) > 1 and os.path.isabs(header[1]):
+                rest = header[2:]
+                environ = dict(zip(rest[::2], rest[1::2], strict=False))
+                assert self._tg is not None
+                self._tg.start_soon(self.warm, header[1], environ)
+            return
         if kind == b"S":
             await stream.send(pack(b"T", [json.dumps(self.status())]))
             self.log("stop requested")
@@ -501,6 +529,10 @@ class ResidentServer:
             tg.cancel_scope.cancel()
         if not gone.is_set():
             await stream.send(pack(b"R", [str(code), str(len(out))], out + err))
+        if self._spare is None or self._spare.dead:
+            # (after the answer, so its start does not compete with a call for the CPU)
+            assert self._tg is not None
+            self._tg.start_soon(self._start_spare)
 
     async def _run(
         self, argv: list[str], cwd: str, env: dict[str, str], stdin: bytes, fields: list[str]
@@ -515,7 +547,7 @@ class ResidentServer:
         if not isinstance(args, argparse.Namespace):
             return args
         project = _project_of(args, stdin, cwd, env)
-        worker = await self._worker(project)
+        worker = await self._worker(project, env)
         answer = None if worker is None else await worker.call(fields, stdin)
         if answer is not None:
             return answer
@@ -527,11 +559,52 @@ class ResidentServer:
         done = reply(Failure(message), stdin, Options.of(args, resident=True))
         return done.status, done.stdout, done.stderr.encode("utf-8", "backslashreplace")
 
-    async def _worker(self, project: str) -> _Worker | None:
-        """The live worker of ``project``, started when there is none or when a module
-        file it loaded changed since."""
+    async def warm(self, project: str, environ: Mapping[str, str] | None = None) -> None:
+        """Have the worker of ``project`` and ``environ`` (default: this server's) up
+        before its first call (the spare starts once a call has been answered)."""
+        await self._worker(project, os.environ if environ is None else environ)
+        self._last = anyio.current_time()
+
+    async def _start_spare(self) -> None:
+        """Start the spare worker unless there is one: a worker that has imported this
+        package and loaded no project's code, which a new project's first call claims
+        (so that call does not wait for an interpreter to start)."""
+        if self._spare_starting or self._stop.is_set():
+            return
+        if self._spare is not None and not self._spare.dead:
+            return
+        spare = _Worker("", self.log)
+        assert self._tg is not None
+        self._spare_starting = True
+        try:
+            await self._tg.start(spare.run)
+        except OSError as exc:
+            self.log(f"cannot start a spare worker: {exc}")
+            return
+        finally:
+            self._spare_starting = False
+        if self._stop.is_set() or (self._spare is not None and not self._spare.dead):
+            await spare.retire()  # (stopping, or another took its place meanwhile)
+            return
+        self._spare = spare
+
+    def _claim_spare(self, project: str, key: WorkerKey) -> _Worker | None:
+        """The spare worker, now ``project``'s (it has loaded no project, so it is as
+        fresh as a new one); another spare starts once the next call is answered."""
+        spare, self._spare = self._spare, None
+        if spare is None or spare.dead:
+            return None
+        spare.project, spare.key = project, key
+        self.log(f"worker {spare.pid} claimed for {project}")
+        return spare
+
+    async def _worker(self, project: str, environ: Mapping[str, str]) -> _Worker | None:
+        """The live worker of ``project`` and the loading environment of ``environ``
+        (:mod:`._routing`): the one it has, else the spare (claimed), else a new one; a
+        new one also when a module file it loaded changed since."""
+        key = worker_key(project, environ)
         async with self._spawning:
-            worker = self._workers.get(project)
+            worker = self._workers.get(key)
             if worker is not None and (worker.dead or worker.changed()):
                 self.log(f"a module of {project} changed (or its worker ended); new worker")
                 await self._retire(worker)
@@ -542,20 +615,24 @@ class ResidentServer:
                     if not idle:
                         break
                     await self._retire(min(idle, key=lambda w: w.last_used))
-                worker = _Worker(project, self.log)
-                assert self._tg is not None
-                try:
-                    await self._tg.start(worker.run)
-                except OSError as exc:
-                    self.log(f"cannot start a worker for {project}: {exc}")
-                    return None
-                self._workers[project] = worker
-            self._workers.move_to_end(project)
+                claimed = self._claim_spare(project, key)
+                if claimed is not None:
+                    worker = claimed
+                else:
+                    worker = _Worker(project, self.log, key)
+                    assert self._tg is not None
+                    try:
+                        await self._tg.start(worker.run)
+                    except OSError as exc:
+                        self.log(f"cannot start a worker for {project}: {exc}")
+                        return None
+                self._workers[key] = worker
+            self._workers.move_to_end(key)
             return worker
 
     async def _retire(self, worker: _Worker) -> None:
-        if self._workers.get(worker.project) is worker:
-            del self._workers[worker.project]
+        if worker.key is not None and self._workers.get(worker.key) is worker:
+            del self._workers[worker.key]
         self._retired.add(worker)
         await worker.retire()
 
@@ -569,6 +646,7 @@ class ResidentServer:
             "requests": self.requests,
             "in_flight": self._in_flight,
             "workers": len(self._workers),
+            "spare_worker": self._spare is not None and not self._spare.dead,
             "idle_timeout": self.idle_timeout,
         }
 

@@ -46,6 +46,7 @@ from ._protocol import HEAD, MAX_BODY, MAX_HEADER, FrameError, pack, parse
 if TYPE_CHECKING:
     from ..._config._snapshot import LoadedConfig
     from .._sessions import SessionTable
+    from ._watch import Stamps
 
 __all__ = ["FrameReader", "WorkerHost", "module_signature", "parse_run", "receive_frame", "worker_request"]
 
@@ -233,6 +234,10 @@ class WorkerHost:
         self._gate = _Gate()
         self._seen: set[str] = set()
         self._skip: tuple[str, ...] = ()
+        self._loading: tuple[tuple[str, str], ...] | None = None
+        self._loads: collections.OrderedDict[
+            tuple[Any, ...], tuple[tuple[LoadedConfig, list[str]], Stamps]
+        ] = collections.OrderedDict()
 
     def log(self, message: str) -> None:
         """One line in the server's log."""
@@ -247,6 +252,7 @@ class WorkerHost:
         from .._cli import build_parser
 
         self._parser = build_parser("run")
+        _preload()
         self._skip = tuple(os.path.join(d, "") for d in {*installation_dirs(), _PACKAGE})
         self.new_modules()  # (what is loaded now is the interpreter's and this package's)
         lock = anyio.Lock()
@@ -282,9 +288,11 @@ class WorkerHost:
         if request is None:
             code, out, err = 1, b"", b"agent-hooks: internal error: malformed worker request\n"
         else:
-            if self.project is None:
-                self.project = header[1]
             argv, cwd, env = request
+            if self.project is None:
+                from ._routing import loading_of
+
+                self.project, self._loading = header[1], loading_of(env)
             await self._gate.enter((cwd, tuple(sorted(env.items()))))
             try:
                 code, out, err = await self._run(argv, cwd, env, body)
@@ -331,21 +339,65 @@ class WorkerHost:
     # ----------------------------------------------------------- RunHost
 
     def load(self, args: argparse.Namespace, project: str) -> tuple[LoadedConfig, list[str]]:
-        """Load the configuration afresh (trust checked against the store as it is
-        now).
+        """The configuration as a fresh load would find it now (trust checked against
+        the store as it is now): the last load of the same options, directory and
+        environment when nothing it read, nor any directory above it, has changed
+        since (:mod:`._watch`), else a new load. ``--discover`` and
+        ``--honor-hel-trust-file`` load afresh on every call (what they look for is
+        not all named by what they open).
 
         Raises:
             ValueError: ``project`` is not this worker's project (the server routed the
-                call by another reading of it); nothing of it is loaded here.
+                call by another reading of it), or the call's loading environment
+                (:mod:`._routing`) is not the one of its first call; nothing of it is
+                loaded here.
         """
         from .._cli._run import load_hooks
+        from ._routing import loading_of
+        from ._watch import Stamps, now_ns, recording
 
         if project != self.project:
             raise ValueError(
                 f"the resident server routed a call for {project!r} to the worker of "
                 f"{self.project!r}; not loaded (run with --no-daemon)"
             )
-        return load_hooks(args, project)
+        if loading_of(os.environ) != self._loading:
+            raise ValueError(
+                "the resident server routed a call to a worker loaded with other values of "
+                "the variables that decide what loads (HOME, XDG_*, the harness's own); "
+                "not loaded (run with --no-daemon)"
+            )
+        if args.discover or getattr(args, "honor_hel_trust_file", False):
+            return load_hooks(args, project)
+        key = (
+            _options(args, project),
+            os.getcwd(),
+            tuple(sorted(os.environ.items())),
+        )
+        kept = self._loads.get(key)
+        if kept is not None and kept[1].unchanged():
+            self._loads.move_to_end(key)
+            return kept[0]
+        from ..._config._trust import TrustStore
+
+        started = now_ns()
+        with recording() as seen:
+            loaded = load_hooks(args, project)
+        # (the interpreter's and this package's files change only with their version;
+        # modules a configuration imports replace the worker when they change: the
+        # server compares their signatures before every call)
+        seen = {p for p in seen if p is None or not (p.startswith(self._skip) or p.endswith(".pyc"))}
+        seen.update(args.config)
+        seen.add(str(TrustStore(args.trust_store).path if args.trust_store else TrustStore().path))
+        stamps = Stamps.taken(seen, started)
+        if stamps is None:
+            self._loads.pop(key, None)
+        else:
+            self._loads[key] = (loaded, stamps)
+            self._loads.move_to_end(key)
+            while len(self._loads) > MAX_CONFIGURATIONS:
+                self._loads.popitem(last=False)
+        return loaded
 
     async def table(
         self, args: argparse.Namespace, project: str, config: LoadedConfig
@@ -354,17 +406,7 @@ class WorkerHost:
         are the same, a new one (with a new registry) once they change."""
         from .._sessions import SessionTable
 
-        options = (
-            tuple(args.config),
-            args.format,
-            project,
-            bool(args.discover),
-            args.home,
-            bool(args.trust_project_hooks),
-            args.trust_store,
-            bool(getattr(args, "honor_hel_trust_file", False)),
-            bool(args.fail_closed),
-        )
+        options = _options(args, project)
         fingerprint = tuple((f.path, f.sha256, f.status, f.trust) for f in config.files)
         known = self._configs.get(options)
         if known is not None and known.fingerprint == fingerprint:
@@ -385,6 +427,33 @@ class WorkerHost:
         await self._tg.start(table.run)
         self._configs[options] = _Configuration(fingerprint, table)
         return table
+
+
+def _preload() -> None:
+    """Import what a call needs of this package (and nothing of any project) before
+    the first call comes: a spare worker claimed by a new project then answers at
+    once."""
+    from ..._config import _load, _trust  # noqa: F401
+    from ..._dispatch import _registry  # noqa: F401
+    from ..._wire import _detect  # noqa: F401
+    from .. import _sessions  # noqa: F401
+    from .._cli import _run  # noqa: F401
+    from . import _routing, _watch  # noqa: F401
+
+
+def _options(args: argparse.Namespace, project: str) -> tuple[Any, ...]:
+    """What of ``run``'s arguments decides which configuration loads."""
+    return (
+        tuple(args.config),
+        args.format,
+        project,
+        bool(args.discover),
+        args.home,
+        bool(args.trust_project_hooks),
+        args.trust_store,
+        bool(getattr(args, "honor_hel_trust_file", False)),
+        bool(args.fail_closed),
+    )
 
 
 async def _main(fd: int) -> None:

@@ -116,6 +116,12 @@ CASES: list[tuple[str, Any, tuple[str, ...]]] = [
     ("claude-hook-fails", _claude(tool_input={"command": "FAIL"}), ()),
     ("claude-hook-fails-closed", _claude(tool_input={"command": "FAIL"}), ("--fail-closed",)),
     ("codex-deny", _claude(), ("--dialect", "codex")),
+    ("codebuddy-deny", _claude(), ("--dialect", "codebuddy")),
+    (
+        "codebuddy-hook-fails-closed",
+        _claude(tool_input={"command": "FAIL"}),
+        ("--dialect", "codebuddy", "--fail-closed"),
+    ),
     ("docker-deny", _DOCKER, ()),
     ("gemini-deny", _GEMINI, ()),
     ("cursor-deny", _CURSOR, ()),
@@ -327,7 +333,15 @@ EXPECTED: dict[str, tuple[int, str, str]] = {
     ),
     "unknown-format-cline-closed": (
         2,
-        '{"cancel":true,"errorMessage":"agent-hooks failed closed: unknown format \'nonsense\'; known: auggie, augment, claude, claude-hooks, claude-plugin, claude-settings, cline, codex, codex-json, codex-toml, copilot, copilot-hooks, copilot-settings, cursor, dcode, deepagents, docker, docker-agent, docker-dropin, docker-settings, factory, factory-droid, gemini, gemini-cli, gemini-settings, github-copilot, goose, hel, kiro, openhands, plugin, qoder, qwen, qwen-code, trae, windsurf"}\n',
+        json.dumps(
+            {
+                "cancel": True,
+                "errorMessage": "agent-hooks failed closed: unknown format 'nonsense'; "
+                f"known: {KNOWN_FORMATS}",
+            },
+            separators=(",", ":"),
+        )
+        + "\n",
         f"agent-hooks: unknown format 'nonsense'; known: {KNOWN_FORMATS}\n",
     ),
     "missing-config": (
@@ -361,6 +375,10 @@ EXPECTED: dict[str, tuple[int, str, str]] = {
         "agent-hooks: hooks cannot run as configured: {tmp}/conf/exits.json: hooks.PreToolUse[0].hooks[0]: error invalid_handler [python]: python handler dropped: cannot import 'exits_at_import' for python hook 'exits_at_import:hook': SystemExit: 3\n",
     ),
 }
+
+# Claude-shaped harnesses answer a deny and a failed-closed hook as Claude Code does
+EXPECTED["codebuddy-deny"] = EXPECTED["claude-deny"]
+EXPECTED["codebuddy-hook-fails-closed"] = EXPECTED["claude-hook-fails-closed"]
 
 
 def _fill(value: Any, tmp: str) -> Any:

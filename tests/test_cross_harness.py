@@ -85,6 +85,19 @@ def cases(cwd: str, command: str) -> list[tuple[str, dict[str, Any], list[str]]]
             },
             [],
         ),
+        (
+            "codebuddy",
+            {
+                "session_id": "s",
+                "transcript_path": "/home/dev/.codebuddy/projects/p/00893aaf.jsonl",
+                "cwd": cwd,
+                "permission_mode": "default",
+                "hook_event_name": "PreToolUse",
+                "tool_name": "Bash",
+                "tool_input": {"command": command},
+            },
+            ["--dialect", "codebuddy"],
+        ),
     ]
 
 
@@ -95,10 +108,12 @@ DENIED = {
     "cursor": '{"permission":"deny","user_message":"rm -rf / is not allowed",'
     '"agent_message":"rm -rf / is not allowed"}',
     "gemini": '{"decision":"deny","reason":"rm -rf / is not allowed"}',
+    "codebuddy": '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":'
+    '"deny","permissionDecisionReason":"rm -rf / is not allowed"}}',
 }
 
 
-@pytest.mark.parametrize("harness", ["claude", "copilot", "cursor", "gemini"])
+@pytest.mark.parametrize("harness", list(DENIED))
 def test_one_guard_blocks_rm_rf_in_every_harness(project: Path, harness: str) -> None:
     name, payload, args = next(c for c in cases(str(project), "rm -rf /") if c[0] == harness)
     proc = run(project, payload, *args)
@@ -109,7 +124,7 @@ def test_one_guard_blocks_rm_rf_in_every_harness(project: Path, harness: str) ->
     assert seen[-1]["tool_input"]["command"] == "rm -rf /"
 
 
-@pytest.mark.parametrize("harness", ["claude", "copilot", "cursor", "gemini"])
+@pytest.mark.parametrize("harness", list(DENIED))
 def test_a_harmless_command_passes(project: Path, harness: str) -> None:
     _name, payload, args = next(c for c in cases(str(project), "ls") if c[0] == harness)
     proc = run(project, payload, *args)

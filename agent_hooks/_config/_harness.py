@@ -720,6 +720,36 @@ HARNESSES: Mapping[str, Harness] = {
                 ),
             ),
         ),
+        _family(
+            # CodeBuddy Code 2.117.0 (Tencent): Claude Code's file shape in .codebuddy/.
+            # Unconfirmed, chosen: the enterprise policy bundle's path is not read; of the
+            # 28 events in its bundle's enum, install writes the 9 its docs document.
+            "codebuddy",
+            "CodeBuddy Code",
+            (
+                _at(".codebuddy/settings.json", "project", 200),
+                _at(".codebuddy/settings.local.json", "project", 210),
+                _at(".codebuddy/settings.json", "user", 300, root="home"),
+            ),
+            aliases=("codebuddy-code",),
+            executables=("codebuddy",),
+            install=Install(
+                project_file=".codebuddy/settings.json",
+                event_rule="listed",
+                listed=(
+                    "PreToolUse",
+                    "PostToolUse",
+                    "Notification",
+                    "UserPromptSubmit",
+                    "Stop",
+                    "SubagentStop",
+                    "PreCompact",
+                    "SessionStart",
+                    "SessionEnd",
+                ),
+                project_dir_var="CODEBUDDY_PROJECT_DIR",
+            ),
+        ),
         Harness(
             name="windsurf",
             title="Windsurf",

@@ -15,7 +15,7 @@ import attrs
 
 from .._events._names import HookEvent
 from ._cline import CLINE_WIRE
-from ._family import AUGMENT_WIRE, FACTORY_WIRE, GOOSE_WIRE, QWEN_WIRE
+from ._family import AUGMENT_WIRE, FACTORY_WIRE, GOOSE_WIRE, QWEN_WIRE, claude_family_wire
 from ._kiro import KIRO_WIRE
 from ._native import AnswerKeys, NativeEvent, NativeWire
 from ._windsurf import WINDSURF_WIRE
@@ -24,6 +24,7 @@ __all__ = [
     "AUGMENT",
     "CLAUDE",
     "CLINE",
+    "CODEBUDDY",
     "CODEX",
     "COPILOT",
     "COPILOT_CLAUDE_FORM",
@@ -624,6 +625,73 @@ TRAE = Dialect(name="trae", wire="claude", default_timeout=30.0, on_failure=True
 QODER = Dialect(name="qoder", wire="claude", on_failure=True)
 """Qoder (``.qoder/settings.json``; Claude Code's protocol unchanged)."""
 
+# ------------------------------------------------------------------ CodeBuddy Code
+
+_CODEBUDDY_COMMON = AnswerKeys(
+    continue_key="continue", stop_reason="stopReason", system_message="systemMessage"
+)
+_CODEBUDDY_WIRE = claude_family_wire(
+    (
+        *("PreToolUse", "PostToolUse", "Notification", "UserPromptSubmit", "Stop"),
+        *("SubagentStop", "PreCompact", "SessionStart", "SessionEnd", "WorktreeCreate"),
+        *("WorktreeRemove", "PostToolUseFailure", "SubagentStart", "StopFailure"),
+        *("PostCompact", "ConfigChange", "InstructionsLoaded", "PermissionRequest"),
+        *("PermissionDenied", "Elicitation", "ElicitationResult", "TaskCreated"),
+        *("TaskCompleted", "TeammateIdle", "Setup", "FileChanged", "CwdChanged", "FinalStop"),
+    ),
+    env={"CODEBUDDY_PROJECT_DIR": "project_dir"},
+    answers={
+        "permission": attrs.evolve(
+            _CODEBUDDY_COMMON,
+            decision="hookSpecificOutput.permissionDecision",
+            decision_values=_EVERY_VERDICT,
+            nearest={"defer": "ask"},
+            reasons=("hookSpecificOutput.permissionDecisionReason",),
+            updated_input="hookSpecificOutput.modifiedInput",
+            context="hookSpecificOutput.additionalContext",
+        ),
+        "prompt": attrs.evolve(
+            _CODEBUDDY_COMMON,
+            decision="decision",
+            decision_values={"block": "block"},
+            reasons=("reason",),
+            block_as_continue_false=True,
+            context="hookSpecificOutput.additionalContext",
+        ),
+        "continue": attrs.evolve(
+            _CODEBUDDY_COMMON,
+            decision="decision",
+            decision_values={"block": "block"},
+            reasons=("reason",),
+            block_as_continue_false=True,
+            context_keeps_going=True,
+        ),
+    },
+    answer_of={
+        "PreToolUse": "permission",
+        "UserPromptSubmit": "prompt",
+        "Stop": "continue",
+        "SubagentStop": "continue",
+    },
+    specific_key="hookSpecificOutput",
+)
+CODEBUDDY = Dialect(
+    name="codebuddy",
+    wire="claude",
+    aliases=("codebuddy-code",),
+    native=_CODEBUDDY_WIRE,
+    default_timeout=60.0,
+)
+"""CodeBuddy Code (``.codebuddy/settings.json``; Claude Code's protocol, except: a
+PreToolUse rewrite is ``modifiedInput`` (CodeBuddy merges it into the input; a full
+replacement written there keeps the keys it leaves out), a UserPromptSubmit block is
+``continue: false`` with a ``reason``, and on Stop and SubagentStop ``continue: false``
+with a ``reason`` keeps the agent going (the inverse of Claude Code's): a block is
+written so, and a canonical ``continue: false`` there is left out (the agent is stopping
+anyway); a hook's ``continue: false`` there is read as the block it means. On exit 2
+CodeBuddy reads the message from stdout first: ``run`` writes its JSON answer with exit
+status 0, so that path is not taken)."""
+
 WINDSURF = Dialect(
     name="windsurf",
     wire="claude",
@@ -677,6 +745,7 @@ DIALECTS = {
         OPENHANDS,
         TRAE,
         QODER,
+        CODEBUDDY,
         WINDSURF,
         CLINE,
         KIRO,

@@ -117,6 +117,12 @@ CASES: list[tuple[str, Any, tuple[str, ...]]] = [
     ("claude-hook-fails-closed", _claude(tool_input={"command": "FAIL"}), ("--fail-closed",)),
     ("codex-deny", _claude(), ("--dialect", "codex")),
     ("codebuddy-deny", _claude(), ("--dialect", "codebuddy")),
+    ("kimi-deny", _claude(), ("--dialect", "kimi")),
+    (
+        "kimi-hook-fails-closed",
+        _claude(tool_input={"command": "FAIL"}),
+        ("--dialect", "kimi", "--fail-closed"),
+    ),
     (
         "codebuddy-hook-fails-closed",
         _claude(tool_input={"command": "FAIL"}),
@@ -379,6 +385,9 @@ EXPECTED: dict[str, tuple[int, str, str]] = {
 # Claude-shaped harnesses answer a deny and a failed-closed hook as Claude Code does
 EXPECTED["codebuddy-deny"] = EXPECTED["claude-deny"]
 EXPECTED["codebuddy-hook-fails-closed"] = EXPECTED["claude-hook-fails-closed"]
+# Kimi Code reads the same hookSpecificOutput deny (and nothing of an allow)
+EXPECTED["kimi-deny"] = EXPECTED["claude-deny"]
+EXPECTED["kimi-hook-fails-closed"] = EXPECTED["claude-hook-fails-closed"]
 
 
 def _fill(value: Any, tmp: str) -> Any:

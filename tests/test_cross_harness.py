@@ -98,6 +98,20 @@ def cases(cwd: str, command: str) -> list[tuple[str, dict[str, Any], list[str]]]
             },
             ["--dialect", "codebuddy"],
         ),
+        (
+            "kimi",
+            {
+                "hook_event_name": "PreToolUse",
+                "session_id": "session_abc",
+                "session_title": "Fix the login page",
+                "client_type": "kimi_code_cli",
+                "cwd": cwd,
+                "tool_name": "Bash",
+                "tool_input": {"command": command},
+                "tool_call_id": "call_7",
+            },
+            [],
+        ),
     ]
 
 
@@ -109,6 +123,8 @@ DENIED = {
     '"agent_message":"rm -rf / is not allowed"}',
     "gemini": '{"decision":"deny","reason":"rm -rf / is not allowed"}',
     "codebuddy": '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":'
+    '"deny","permissionDecisionReason":"rm -rf / is not allowed"}}',
+    "kimi": '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":'
     '"deny","permissionDecisionReason":"rm -rf / is not allowed"}}',
 }
 

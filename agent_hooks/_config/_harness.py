@@ -751,6 +751,24 @@ HARNESSES: Mapping[str, Harness] = {
             ),
         ),
         Harness(
+            # Kimi Code 0.38 (Moonshot): a flat [[hooks]] list in its user config.toml; no
+            # project file. Unconfirmed, chosen: Kimi's tool names are taken as they come
+            # (not mapped), and a Notification matcher is tested against its "type".
+            name="kimi",
+            title="Kimi Code",
+            aliases=("kimi-code", "kimi-cli"),
+            formats=(FileFormat("kimi-toml", "_kimi:FILE"),),
+            locations=(
+                _at(".kimi-code/config.toml", "user", 300, root="home", env="KIMI_CODE_HOME"),
+            ),
+            env=("KIMI_CODE_HOME",),
+            executables=("kimi",),
+            not_installable="Kimi Code's hooks live in ~/.kimi-code/config.toml (TOML), which "
+            "install does not edit; add a [[hooks]] table with event = \"PreToolUse\" and "
+            "command = \"agent-hooks run --dialect kimi --config ...\" there (Kimi Code has "
+            "no fail-closed switch: a missing or crashing agent-hooks lets the action go ahead)",
+        ),
+        Harness(
             name="windsurf",
             title="Windsurf",
             formats=(FileFormat("windsurf", "_windsurf:FILE", extras=("home",)),),

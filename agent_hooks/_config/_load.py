@@ -37,6 +37,23 @@ def _family_format(parts: list[str]) -> str | None:
     return family_of_path(parts)
 
 
+def _single_format_row(parts: list[str]) -> str | None:
+    """The format of a harness with one file format, one of whose (unglobbed) locations
+    the path ends as (a system file by its last two names); ``None`` for none."""
+    from ._harness import HARNESSES
+
+    for h in HARNESSES.values():
+        if len(h.formats) != 1 or h.family is not None:
+            continue
+        for loc in h.locations:
+            want = loc.path.strip("/").split("/")
+            if loc.root == "system":
+                want = want[-2:]
+            if "*" not in loc.path and parts[-len(want) :] == want:
+                return h.formats[0].name
+    return None
+
+
 def _components(path: str | os.PathLike[str]) -> list[str]:
     """The names in ``path`` after its drive and root, split as :mod:`pathlib` splits them
     (empty and ``.`` components dropped), without importing it: ``Path(path).name`` is the
@@ -72,6 +89,9 @@ def detect_format(path: str | os.PathLike[str], data: bytes | None = None) -> st
         if "settings" in doc:
             return "docker-settings"
         return "docker-dropin"
+    single = _single_format_row(parts)
+    if single is not None:
+        return single
     if suffix == ".toml":
         return "codex-toml"
     if parent == ".deepagents":

@@ -36,6 +36,7 @@ __all__ = [
     "GEMINI",
     "GOOSE",
     "HEL",
+    "KIMI",
     "KIRO",
     "OPENHANDS",
     "QODER",
@@ -692,6 +693,94 @@ anyway); a hook's ``continue: false`` there is read as the block it means. On ex
 CodeBuddy reads the message from stdout first: ``run`` writes its JSON answer with exit
 status 0, so that path is not taken)."""
 
+# ------------------------------------------------------------------ Kimi Code
+
+_KIMI_DENY = AnswerKeys(
+    decision="hookSpecificOutput.permissionDecision",
+    decision_values={"deny": "deny", "block": "deny", "allow": "allow"},
+    nearest={"ask": "deny"},
+    reasons=("hookSpecificOutput.permissionDecisionReason",),
+)
+"""Kimi Code reads only ``permissionDecision: "deny"`` (and its reason), on its three
+blocking events; ``ask`` is answered ``deny`` (it has none, and a guard must not fail
+open), ``allow`` is written and ignored by Kimi."""
+
+
+def _kimi(
+    name: str,
+    event: str = "",
+    field: str | None = None,
+    *,
+    answer: str = "none",
+    renames: Mapping[str, str] | None = None,
+) -> NativeEvent:
+    """A Kimi Code event: its canonical ``event`` (default: the same name; an unknown
+    name is carried untyped) and the payload ``field`` its ``matcher`` is tested against
+    (``None``: the empty string, as Kimi tests it)."""
+    return NativeEvent(
+        name=name,
+        event=event or name,
+        matcher_field=field,
+        matcher_value=None if field else "",
+        answer=answer,
+        renames=dict(renames or {}),
+    )
+
+
+_KIMI_WIRE = NativeWire(
+    events=(
+        _kimi("PreToolUse", field="tool_name", answer="permission"),
+        _kimi("PostToolUse", field="tool_name", renames={"tool_output": "tool_response"}),
+        _kimi("PostToolUseFailure", field="tool_name"),
+        _kimi("PermissionRequest", field="tool_name"),
+        _kimi("PermissionResult", field="tool_name"),
+        _kimi("UserPromptSubmit", field="prompt", answer="prompt"),
+        _kimi("UserPromptQueued", field="prompt"),
+        _kimi("TurnStarted", "TurnStart", field="origin_kind"),
+        _kimi("Stop", answer="continue"),
+        _kimi("StopFailure", field="error_type"),
+        _kimi("Interrupt"),
+        _kimi("SessionStart", field="source"),
+        _kimi("SessionEnd", field="reason"),
+        _kimi("SessionHeartbeat"),
+        _kimi("SubagentStart", field="agent_type", renames={"agent_name": "agent_type"}),
+        _kimi(
+            "SubagentStop",
+            field="agent_type",
+            renames={"agent_name": "agent_type", "response": "last_assistant_message"},
+        ),
+        _kimi("TaskStarted", field="kind"),
+        _kimi("PreCompact", field="trigger"),
+        _kimi("PostCompact", field="trigger"),
+        _kimi("Notification", field="type"),
+    ),
+    markers=frozenset({"client_type", "session_title"}),
+    payload_keys={"tool_call_id": "tool_use_id"},
+    specific_key="hookSpecificOutput",
+    answers={
+        "permission": _KIMI_DENY,
+        "prompt": attrs.evolve(_KIMI_DENY, context="message"),
+        "continue": attrs.evolve(_KIMI_DENY, context_keeps_going=True),
+        "none": AnswerKeys(),
+    },
+)
+KIMI = Dialect(
+    name="kimi",
+    wire="claude",
+    aliases=("kimi-code", "kimi-cli"),
+    native=_KIMI_WIRE,
+    exit2_reads_stdout=False,
+    nonzero_json_decides=False,
+    default_timeout=30.0,
+    exit2_ignored=frozenset(HookEvent)
+    - {HookEvent.PRE_TOOL_USE, HookEvent.USER_PROMPT_SUBMIT, HookEvent.STOP},
+)
+"""Kimi Code 0.38 (``[[hooks]]`` in ``~/.kimi-code/config.toml``; Claude Code's event
+names and payloads with ``tool_call_id``, ``tool_output``, ``session_title``,
+``client_type``; a block is exit 2 with stderr, or ``hookSpecificOutput.permissionDecision:
+"deny"``, on PreToolUse, UserPromptSubmit and Stop only; no rewrite, no ``ask``; a
+``message`` is added context on UserPromptSubmit; everything else fails open)."""
+
 WINDSURF = Dialect(
     name="windsurf",
     wire="claude",
@@ -746,6 +835,7 @@ DIALECTS = {
         TRAE,
         QODER,
         CODEBUDDY,
+        KIMI,
         WINDSURF,
         CLINE,
         KIRO,

@@ -107,6 +107,14 @@ _DOCKER = {
     "tool_input": {"cmd": "BLOCK"},
 }
 
+_CRUSH = {
+    "event": "PreToolUse",
+    "session_id": "313909e",
+    "cwd": "{project}",
+    "tool_name": "bash",
+    "tool_input": {"command": "BLOCK"},
+}
+
 _ALLOW = _claude(tool_input={"command": "ls"})
 
 # (id, payload (an object, or raw bytes), run's options after --config)
@@ -118,6 +126,12 @@ CASES: list[tuple[str, Any, tuple[str, ...]]] = [
     ("codex-deny", _claude(), ("--dialect", "codex")),
     ("codebuddy-deny", _claude(), ("--dialect", "codebuddy")),
     ("kimi-deny", _claude(), ("--dialect", "kimi")),
+    ("crush-deny", _CRUSH, ("--dialect", "crush")),
+    (
+        "crush-hook-fails-closed",
+        {**_CRUSH, "tool_input": {"command": "FAIL"}},
+        ("--dialect", "crush", "--fail-closed"),
+    ),
     (
         "kimi-hook-fails-closed",
         _claude(tool_input={"command": "FAIL"}),
@@ -388,6 +402,16 @@ EXPECTED["codebuddy-hook-fails-closed"] = EXPECTED["claude-hook-fails-closed"]
 # Kimi Code reads the same hookSpecificOutput deny (and nothing of an allow)
 EXPECTED["kimi-deny"] = EXPECTED["claude-deny"]
 EXPECTED["kimi-hook-fails-closed"] = EXPECTED["claude-hook-fails-closed"]
+EXPECTED["crush-deny"] = (
+    0,
+    '{"decision":"deny","reason":"no: blocked here"}\n',
+    EXPECTED["claude-deny"][2],
+)
+EXPECTED["crush-hook-fails-closed"] = (
+    0,
+    '{"decision":"deny","reason":"hook sh {tmp}/conf/guard.sh failed: it broke"}\n',
+    EXPECTED["claude-hook-fails-closed"][2],
+)
 
 
 def _fill(value: Any, tmp: str) -> Any:

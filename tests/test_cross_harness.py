@@ -112,6 +112,17 @@ def cases(cwd: str, command: str) -> list[tuple[str, dict[str, Any], list[str]]]
             },
             [],
         ),
+        (
+            "crush",
+            {
+                "event": "PreToolUse",
+                "session_id": "313909e",
+                "cwd": cwd,
+                "tool_name": "bash",
+                "tool_input": {"command": command},
+            },
+            ["--dialect", "crush"],
+        ),
     ]
 
 
@@ -126,6 +137,7 @@ DENIED = {
     '"deny","permissionDecisionReason":"rm -rf / is not allowed"}}',
     "kimi": '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":'
     '"deny","permissionDecisionReason":"rm -rf / is not allowed"}}',
+    "crush": '{"decision":"deny","reason":"rm -rf / is not allowed"}',
 }
 
 

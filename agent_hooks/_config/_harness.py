@@ -769,6 +769,30 @@ HARNESSES: Mapping[str, Harness] = {
             "no fail-closed switch: a missing or crashing agent-hooks lets the action go ahead)",
         ),
         Harness(
+            # Crush 0.90 (Charm): flat PreToolUse entries under "hooks" in crush.json.
+            # Unconfirmed, chosen: project and global hooks both run (project first);
+            # $XDG_CONFIG_HOME moves the global file; tool inputs use Claude's keys.
+            name="crush",
+            title="Crush",
+            aliases=("charm-crush",),
+            formats=(FileFormat("crush", "_crush:FILE"),),
+            locations=(
+                _at("crush.json", "project", 200),
+                _at(".crush.json", "project", 200),
+                _at(".config/crush/crush.json", "user", 300, root="home", env="XDG_CONFIG_HOME"),
+            ),
+            env=("XDG_CONFIG_HOME",),
+            executables=("crush",),
+            install=Install(
+                project_file="crush.json",
+                user_file=".config/crush/crush.json",
+                user_env="XDG_CONFIG_HOME",
+                shape="cursor",
+                comments=True,
+                project_dir_var="CRUSH_PROJECT_DIR",
+            ),
+        ),
+        Harness(
             name="windsurf",
             title="Windsurf",
             formats=(FileFormat("windsurf", "_windsurf:FILE", extras=("home",)),),

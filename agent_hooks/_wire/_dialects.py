@@ -28,6 +28,7 @@ __all__ = [
     "CODEX",
     "COPILOT",
     "COPILOT_CLAUDE_FORM",
+    "CRUSH",
     "CURSOR",
     "DEEPAGENTS",
     "DIALECTS",
@@ -115,6 +116,9 @@ class Dialect:
     loop_cap: int | None = None
     """Automatic continuations the harness allows in a row (Copilot's 8 ``agentStop``
     blocks; Cursor's default ``loop_limit``, 5); ``None``: not the harness's concern."""
+    halt_exit: int | None = None
+    """An exit status that ends the agent's turn, stronger than a block (Crush: 49): read
+    as a block with ``continue: false``, stderr the reason."""
     on_failure: bool = False
     """Hook entries may carry Claude Code's ``onFailure`` (2.1.295 and later): ``block``
     makes a failure of the ``command``, ``http`` or ``mcp_tool`` hook block, as exit 2
@@ -781,6 +785,57 @@ names and payloads with ``tool_call_id``, ``tool_output``, ``session_title``,
 "deny"``, on PreToolUse, UserPromptSubmit and Stop only; no rewrite, no ``ask``; a
 ``message`` is added context on UserPromptSubmit; everything else fails open)."""
 
+# ------------------------------------------------------------------ Crush
+
+_CRUSH_WIRE = NativeWire(
+    events=(NativeEvent(name="PreToolUse", event="PreToolUse", answer="permission"),),
+    event_key="event",
+    tool_names={
+        "bash": "Bash",
+        "edit": "Edit",
+        "multiedit": "MultiEdit",
+        "write": "Write",
+        "view": "Read",
+        "ls": "LS",
+        "grep": "Grep",
+        "glob": "Glob",
+        "fetch": "WebFetch",
+        "agent": "Task",
+    },
+    env={
+        "CRUSH_PROJECT_DIR": "project_dir",
+        "CRUSH_CWD": "cwd",
+        "CRUSH_SESSION_ID": "session_id",
+    },
+    answers={
+        "permission": AnswerKeys(
+            decision="decision",
+            decision_values={"allow": "allow", "deny": "deny", "block": "deny"},
+            nearest={"ask": "deny"},
+            reasons=("reason",),
+            updated_input="updated_input",
+            context="context",
+            halt_flag="halt",
+        ),
+    },
+)
+CRUSH = Dialect(
+    name="crush",
+    wire="claude",
+    aliases=("charm-crush",),
+    native=_CRUSH_WIRE,
+    exit2_reads_stdout=False,
+    nonzero_json_decides=False,
+    default_timeout=30.0,
+    halt_exit=49,
+    tool_matcher_aliases=_as_aliases(_CRUSH_WIRE),
+)
+"""Crush 0.90 (``hooks`` in ``crush.json``; PreToolUse only, its payload's event under
+``event``, lowercase tool names; its own envelope ``{decision, halt, reason, context,
+updated_input}``, Claude's ``hookSpecificOutput`` read too; exit 2 blocks with stderr,
+exit 49 ends the turn, anything else fails open). An ``ask`` is answered ``deny``
+(silence would fall through to Crush's own permission flow, which ``--yolo`` skips)."""
+
 WINDSURF = Dialect(
     name="windsurf",
     wire="claude",
@@ -836,6 +891,7 @@ DIALECTS = {
         QODER,
         CODEBUDDY,
         KIMI,
+        CRUSH,
         WINDSURF,
         CLINE,
         KIRO,

@@ -66,6 +66,9 @@ class AnswerKeys:
     """A block is written ``continue: false`` plus the reason (Cursor's beforeSubmitPrompt)."""
     block_as_context: bool = False
     """A block's reason is written as added context (no native block; the nearest)."""
+    halt_flag: str | None = None
+    """Key of a flag that, ``true``, ends the agent's turn: ``continue: false`` the other
+    way round (Crush's ``halt``); written for ``continue: false``, with the reasons."""
     block_flag: str | None = None
     """Key of a flag a block is written as, ``true``, with the reasons (Cline's
     ``cancel``); a verdict :attr:`nearest` maps to ``block`` is written so too."""

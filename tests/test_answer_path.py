@@ -115,6 +115,15 @@ _CRUSH = {
     "tool_input": {"command": "BLOCK"},
 }
 
+_VIBE = {
+    "hook_event_name": "pre_tool",
+    "session_id": "s-1",
+    "cwd": "{project}",
+    "tool_name": "bash",
+    "tool_call_id": "c1",
+    "tool_input": {"command": "BLOCK"},
+}
+
 _ALLOW = _claude(tool_input={"command": "ls"})
 
 # (id, payload (an object, or raw bytes), run's options after --config)
@@ -127,6 +136,12 @@ CASES: list[tuple[str, Any, tuple[str, ...]]] = [
     ("codebuddy-deny", _claude(), ("--dialect", "codebuddy")),
     ("kimi-deny", _claude(), ("--dialect", "kimi")),
     ("crush-deny", _CRUSH, ("--dialect", "crush")),
+    ("vibe-deny", _VIBE, ()),
+    (
+        "vibe-hook-fails-closed",
+        {**_VIBE, "tool_input": {"command": "FAIL"}},
+        ("--dialect", "vibe", "--fail-closed"),
+    ),
     (
         "crush-hook-fails-closed",
         {**_CRUSH, "tool_input": {"command": "FAIL"}},
@@ -406,6 +421,16 @@ EXPECTED["crush-deny"] = (
     0,
     '{"decision":"deny","reason":"no: blocked here"}\n',
     EXPECTED["claude-deny"][2],
+)
+EXPECTED["vibe-deny"] = (
+    0,
+    '{"decision":"deny","reason":"no: blocked here"}\n',
+    EXPECTED["claude-deny"][2],
+)
+EXPECTED["vibe-hook-fails-closed"] = (
+    0,
+    '{"decision":"deny","reason":"hook sh {tmp}/conf/guard.sh failed: it broke"}\n',
+    EXPECTED["claude-hook-fails-closed"][2],
 )
 EXPECTED["crush-hook-fails-closed"] = (
     0,

@@ -123,6 +123,20 @@ def cases(cwd: str, command: str) -> list[tuple[str, dict[str, Any], list[str]]]
             },
             ["--dialect", "crush"],
         ),
+        (
+            "vibe",
+            {
+                "hook_event_name": "pre_tool",
+                "session_id": "s-1",
+                "parent_session_id": None,
+                "transcript_path": "/home/dev/.vibe/sessions/s-1.jsonl",
+                "cwd": cwd,
+                "tool_name": "bash",
+                "tool_call_id": "call_42",
+                "tool_input": {"command": command},
+            },
+            [],
+        ),
     ]
 
 
@@ -138,6 +152,7 @@ DENIED = {
     "kimi": '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":'
     '"deny","permissionDecisionReason":"rm -rf / is not allowed"}}',
     "crush": '{"decision":"deny","reason":"rm -rf / is not allowed"}',
+    "vibe": '{"decision":"deny","reason":"rm -rf / is not allowed"}',
 }
 
 

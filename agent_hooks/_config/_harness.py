@@ -793,6 +793,25 @@ HARNESSES: Mapping[str, Harness] = {
             ),
         ),
         Harness(
+            # Mistral Vibe 3.0.3: [[hooks]] in .vibe/hooks.toml (trusted folders) and
+            # ~/.vibe/hooks.toml. Unconfirmed, chosen: read_file/write_file take "path";
+            # a post_agent "match" is tested against the payload's agent_name.
+            name="vibe",
+            title="Mistral Vibe",
+            aliases=("mistral-vibe",),
+            formats=(FileFormat("vibe", "_vibe:FILE"),),
+            locations=(
+                _at(".vibe/hooks.toml", "project", 200),
+                _at(".vibe/hooks.toml", "user", 300, root="home", env="VIBE_HOME"),
+            ),
+            env=("VIBE_HOME",),
+            executables=("vibe",),
+            not_installable="Mistral Vibe's hooks live in .vibe/hooks.toml (TOML), which "
+            "install does not edit; add a [[hooks]] table with name, type = \"pre_tool\", "
+            "command = \"agent-hooks run --dialect vibe --config ...\" and strict = true "
+            "(without it a missing or crashing agent-hooks lets the call go ahead)",
+        ),
+        Harness(
             name="windsurf",
             title="Windsurf",
             formats=(FileFormat("windsurf", "_windsurf:FILE", extras=("home",)),),

@@ -43,6 +43,7 @@ __all__ = [
     "QODER",
     "QWEN",
     "TRAE",
+    "VIBE",
     "WINDSURF",
     "TOOL_MATCHER_ALIASES",
     "Dialect",
@@ -836,6 +837,68 @@ updated_input}``, Claude's ``hookSpecificOutput`` read too; exit 2 blocks with s
 exit 49 ends the turn, anything else fails open). An ``ask`` is answered ``deny``
 (silence would fall through to Crush's own permission flow, which ``--yolo`` skips)."""
 
+# ------------------------------------------------------------------ Mistral Vibe
+
+_VIBE_DENY = AnswerKeys(
+    decision="decision",
+    decision_values={"deny": "deny", "block": "deny"},
+    reasons=("reason",),
+    reason_required=True,
+    system_message="system_message",
+)
+_VIBE_FILE = {"path": "file_path"}
+_VIBE_WIRE = NativeWire(
+    events=(
+        NativeEvent(name="pre_tool", event="PreToolUse", answer="permission"),
+        NativeEvent(
+            name="post_tool",
+            event="PostToolUse",
+            renames={"tool_output": "tool_response"},
+            answer="post",
+        ),
+        NativeEvent(name="post_agent", event="Stop", answer="continue", matcher_field="agent_name"),
+    ),
+    markers=frozenset({"parent_session_id"}),
+    payload_keys={"tool_call_id": "tool_use_id"},
+    tool_names={
+        "bash": "Bash",
+        "read_file": "Read",
+        "write_file": "Write",
+        "search_replace": "Edit",
+        "grep": "Grep",
+        "task": "Task",
+    },
+    tool_input_keys={"read_file": _VIBE_FILE, "write_file": _VIBE_FILE},
+    specific_key="hook_specific_output",
+    answers={
+        "permission": attrs.evolve(
+            _VIBE_DENY,
+            decision_values={"allow": "allow", "deny": "deny", "block": "deny"},
+            nearest={"ask": "deny"},
+            updated_input="hook_specific_output.tool_input",
+        ),
+        "post": attrs.evolve(_VIBE_DENY, context="hook_specific_output.additional_context"),
+        "continue": attrs.evolve(_VIBE_DENY, context_keeps_going=True),
+    },
+)
+VIBE = Dialect(
+    name="vibe",
+    wire="claude",
+    aliases=("mistral-vibe",),
+    native=_VIBE_WIRE,
+    anchored_matchers=True,
+    exit2_reads_stdout=False,
+    nonzero_json_decides=False,
+    default_timeout=60.0,
+    tool_matcher_aliases=_as_aliases(_VIBE_WIRE),
+)
+"""Mistral Vibe 3.0 (``[[hooks]]`` in ``.vibe/hooks.toml``; ``pre_tool``, ``post_tool``,
+``post_agent``; ``{"decision": "deny", "reason": ...}`` (a reason always: a deny without
+one is a failed hook to Vibe), ``hook_specific_output.tool_input`` (a full replacement),
+``additional_context``, ``system_message``; any other exit status than 0, and text that
+is not a JSON object, is a failure, which Vibe lets through unless the hook is
+``strict``). An ``ask`` is answered ``deny``."""
+
 WINDSURF = Dialect(
     name="windsurf",
     wire="claude",
@@ -892,6 +955,7 @@ DIALECTS = {
         CODEBUDDY,
         KIMI,
         CRUSH,
+        VIBE,
         WINDSURF,
         CLINE,
         KIRO,

@@ -66,6 +66,9 @@ class AnswerKeys:
     """A block is written ``continue: false`` plus the reason (Cursor's beforeSubmitPrompt)."""
     block_as_context: bool = False
     """A block's reason is written as added context (no native block; the nearest)."""
+    reason_required: bool = False
+    """A deny must carry a reason (Mistral Vibe: a deny without one is a failed hook,
+    which it lets through): one is written when the answer has none."""
     halt_flag: str | None = None
     """Key of a flag that, ``true``, ends the agent's turn: ``continue: false`` the other
     way round (Crush's ``halt``); written for ``continue: false``, with the reasons."""

@@ -445,9 +445,12 @@ def answer_to_native(
         else:
             assert keys.decision is not None
             _put(answer, keys.decision, value)  # (dotted: Augment's hookSpecificOutput)
-            if v.reason:
+            reason = v.reason
+            if not reason and keys.reason_required and decision in ("deny", "block"):
+                reason = f"denied by a {native.name} hook"
+            if reason:
                 for rkey in keys.reasons:
-                    _put(answer, rkey, v.reason)
+                    _put(answer, rkey, reason)
             if keys.interrupt and v.interrupt:
                 answer[keys.interrupt] = True
     if v.updated_input is not None:

@@ -186,3 +186,13 @@ def test_the_project_directory_variable_is_set_for_its_hooks(tmp_path: Path) -> 
     project = _project(tmp_path, "SessionStart", 'echo "$CODEBUDDY_PROJECT_DIR" > seen\n')
     _run(project, _payload("SessionStart", str(project), source="startup"))
     assert (project / "seen").read_text().strip() == str(project)
+
+
+def test_on_exit_2_its_hooks_stdout_is_the_message_before_stderr(tmp_path: Path) -> None:
+    project = _project(
+        tmp_path, "PreToolUse", "echo 'use the deploy script'\necho 'stderr text' >&2\nexit 2\n"
+    )
+    payload = _payload("PreToolUse", str(project), tool_name="Bash", tool_input={"command": "x"})
+    specific = _run(project, payload)["hookSpecificOutput"]
+    assert specific["permissionDecision"] == "deny"
+    assert specific["permissionDecisionReason"] == "use the deploy script"

@@ -264,8 +264,8 @@ def _field_text(c: HookCall, field: str) -> str | None:
 
 
 def decode_toml(data: bytes, ctx: BuildContext) -> Mapping[str, Any] | None:
-    """A TOML document (Kimi Code's ``config.toml``, Mistral Vibe's ``hooks.toml``), or
-    ``None`` when it cannot be read (reported: not UTF-8, invalid TOML).
+    """A TOML document (a harness's ``[[hooks]]`` file), or ``None`` when it cannot be
+    read (reported: not UTF-8, invalid TOML).
 
     Raises:
         ConfigTooLarge: the document nests too deeply.

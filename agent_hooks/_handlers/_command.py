@@ -641,7 +641,8 @@ def _exit_two(
             )
         )
         return HandlerResult(exit_code=2, output=answer, diagnostics=tuple(diags))
-    reason = stderr or f"blocked by hook {name} (exit status 2)"
+    text = stdout.strip() if dialect.exit2_text_first and decoded is None else ""
+    reason = text or stderr or f"blocked by hook {name} (exit status 2)"
     if spec.exit2 is Exit2.USER:
         diags.append(
             Diagnostic(

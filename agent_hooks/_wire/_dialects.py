@@ -117,6 +117,9 @@ class Dialect:
     loop_cap: int | None = None
     """Automatic continuations the harness allows in a row (Copilot's 8 ``agentStop``
     blocks; Cursor's default ``loop_limit``, 5); ``None``: not the harness's concern."""
+    exit2_text_first: bool = False
+    """On exit 2, plain text on stdout (not a JSON answer) is the reason, stderr only when
+    stdout is empty (CodeBuddy Code)."""
     halt_exit: int | None = None
     """An exit status that ends the agent's turn, stronger than a block (Crush: 49): read
     as a block with ``continue: false``, stderr the reason."""
@@ -687,6 +690,7 @@ CODEBUDDY = Dialect(
     aliases=("codebuddy-code",),
     native=_CODEBUDDY_WIRE,
     default_timeout=60.0,
+    exit2_text_first=True,
 )
 """CodeBuddy Code (``.codebuddy/settings.json``; Claude Code's protocol, except: a
 PreToolUse rewrite is ``modifiedInput`` (CodeBuddy merges it into the input; a full
@@ -695,8 +699,8 @@ replacement written there keeps the keys it leaves out), a UserPromptSubmit bloc
 with a ``reason`` keeps the agent going (the inverse of Claude Code's): a block is
 written so, and a canonical ``continue: false`` there is left out (the agent is stopping
 anyway); a hook's ``continue: false`` there is read as the block it means. On exit 2
-CodeBuddy reads the message from stdout first: ``run`` writes its JSON answer with exit
-status 0, so that path is not taken)."""
+CodeBuddy reads the message from stdout first, so a hook's text there is its reason;
+``run`` itself writes its JSON answer with exit status 0)."""
 
 # ------------------------------------------------------------------ Kimi Code
 

@@ -67,11 +67,11 @@ class AnswerKeys:
     block_as_context: bool = False
     """A block's reason is written as added context (no native block; the nearest)."""
     reason_required: bool = False
-    """A deny must carry a reason (Mistral Vibe: a deny without one is a failed hook,
-    which it lets through): one is written when the answer has none."""
+    """A deny must carry a reason (the harness takes a deny without one for a failed
+    hook, and lets the action through): one is written when the answer has none."""
     halt_flag: str | None = None
     """Key of a flag that, ``true``, ends the agent's turn: ``continue: false`` the other
-    way round (Crush's ``halt``); written for ``continue: false``, with the reasons."""
+    way round (``halt: true``); written for ``continue: false``, with the reasons."""
     block_flag: str | None = None
     """Key of a flag a block is written as, ``true``, with the reasons (Cline's
     ``cancel``); a verdict :attr:`nearest` maps to ``block`` is written so too."""

@@ -107,6 +107,23 @@ _DOCKER = {
     "tool_input": {"cmd": "BLOCK"},
 }
 
+_CRUSH = {
+    "event": "PreToolUse",
+    "session_id": "313909e",
+    "cwd": "{project}",
+    "tool_name": "bash",
+    "tool_input": {"command": "BLOCK"},
+}
+
+_VIBE = {
+    "hook_event_name": "pre_tool",
+    "session_id": "s-1",
+    "cwd": "{project}",
+    "tool_name": "bash",
+    "tool_call_id": "c1",
+    "tool_input": {"command": "BLOCK"},
+}
+
 _ALLOW = _claude(tool_input={"command": "ls"})
 
 # (id, payload (an object, or raw bytes), run's options after --config)
@@ -116,6 +133,30 @@ CASES: list[tuple[str, Any, tuple[str, ...]]] = [
     ("claude-hook-fails", _claude(tool_input={"command": "FAIL"}), ()),
     ("claude-hook-fails-closed", _claude(tool_input={"command": "FAIL"}), ("--fail-closed",)),
     ("codex-deny", _claude(), ("--dialect", "codex")),
+    ("codebuddy-deny", _claude(), ("--dialect", "codebuddy")),
+    ("kimi-deny", _claude(), ("--dialect", "kimi")),
+    ("crush-deny", _CRUSH, ("--dialect", "crush")),
+    ("vibe-deny", _VIBE, ()),
+    (
+        "vibe-hook-fails-closed",
+        {**_VIBE, "tool_input": {"command": "FAIL"}},
+        ("--dialect", "vibe", "--fail-closed"),
+    ),
+    (
+        "crush-hook-fails-closed",
+        {**_CRUSH, "tool_input": {"command": "FAIL"}},
+        ("--dialect", "crush", "--fail-closed"),
+    ),
+    (
+        "kimi-hook-fails-closed",
+        _claude(tool_input={"command": "FAIL"}),
+        ("--dialect", "kimi", "--fail-closed"),
+    ),
+    (
+        "codebuddy-hook-fails-closed",
+        _claude(tool_input={"command": "FAIL"}),
+        ("--dialect", "codebuddy", "--fail-closed"),
+    ),
     ("docker-deny", _DOCKER, ()),
     ("gemini-deny", _GEMINI, ()),
     ("cursor-deny", _CURSOR, ()),
@@ -328,6 +369,15 @@ EXPECTED: dict[str, tuple[int, str, str]] = {
     "unknown-format-cline-closed": (
         2,
         f'{{"cancel":true,"errorMessage":"agent-hooks failed closed: unknown format \'nonsense\'; known: {KNOWN_FORMATS}"}}\n',
+        json.dumps(
+            {
+                "cancel": True,
+                "errorMessage": "agent-hooks failed closed: unknown format 'nonsense'; "
+                f"known: {KNOWN_FORMATS}",
+            },
+            separators=(",", ":"),
+        )
+        + "\n",
         f"agent-hooks: unknown format 'nonsense'; known: {KNOWN_FORMATS}\n",
     ),
     "missing-config": (
@@ -361,6 +411,33 @@ EXPECTED: dict[str, tuple[int, str, str]] = {
         "agent-hooks: hooks cannot run as configured: {tmp}/conf/exits.json: hooks.PreToolUse[0].hooks[0]: error invalid_handler [python]: python handler dropped: cannot import 'exits_at_import' for python hook 'exits_at_import:hook': SystemExit: 3\n",
     ),
 }
+
+# Claude-shaped harnesses answer a deny and a failed-closed hook as Claude Code does
+EXPECTED["codebuddy-deny"] = EXPECTED["claude-deny"]
+EXPECTED["codebuddy-hook-fails-closed"] = EXPECTED["claude-hook-fails-closed"]
+# Kimi Code reads the same hookSpecificOutput deny (and nothing of an allow)
+EXPECTED["kimi-deny"] = EXPECTED["claude-deny"]
+EXPECTED["kimi-hook-fails-closed"] = EXPECTED["claude-hook-fails-closed"]
+EXPECTED["crush-deny"] = (
+    0,
+    '{"decision":"deny","reason":"no: blocked here"}\n',
+    EXPECTED["claude-deny"][2],
+)
+EXPECTED["vibe-deny"] = (
+    0,
+    '{"decision":"deny","reason":"no: blocked here"}\n',
+    EXPECTED["claude-deny"][2],
+)
+EXPECTED["vibe-hook-fails-closed"] = (
+    0,
+    '{"decision":"deny","reason":"hook sh {tmp}/conf/guard.sh failed: it broke"}\n',
+    EXPECTED["claude-hook-fails-closed"][2],
+)
+EXPECTED["crush-hook-fails-closed"] = (
+    0,
+    '{"decision":"deny","reason":"hook sh {tmp}/conf/guard.sh failed: it broke"}\n',
+    EXPECTED["claude-hook-fails-closed"][2],
+)
 
 
 def _fill(value: Any, tmp: str) -> Any:

@@ -74,6 +74,16 @@ CASES: list[tuple[str, str, dict[str, Any], dict[str, str]]] = [
         {"version": 1, "hooks": {"sessionStart": [{"bash": "echo hi"}]}},
         {"PreToolUse": "preToolUse", "Stop": "agentStop"},
     ),
+    (
+        "crush",
+        "crush.json",
+        {
+            "$schema": "https://charm.land/crush.json",
+            "options": {"debug": False},
+            "hooks": {"PreToolUse": [{"name": "lint", "matcher": "^edit$", "command": "./l.sh"}]},
+        },
+        {"PreToolUse": "PreToolUse"},
+    ),
 ]
 
 

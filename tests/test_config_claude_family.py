@@ -1,5 +1,5 @@
 """Hook files of the Claude-compatible harnesses (Factory Droid, Qwen Code, Augment,
-Goose, OpenHands, Trae, Qoder) load unchanged from their own locations, with their
+Goose, OpenHands, Trae, Qoder, CodeBuddy) load unchanged from their own locations, with their
 timeout units and schema extras; ``check`` lists them and ``install`` writes them."""
 
 from __future__ import annotations
@@ -109,6 +109,23 @@ FILES: dict[str, tuple[str, dict[str, Any], float]] = {
         ".qoder/settings.json",
         {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [_cmd("./guard.sh", timeout=7)]}]}},
         7.0,
+    ),
+    "codebuddy": (
+        ".codebuddy/settings.json",
+        {
+            "model": "hunyuan-turbos",
+            "hooks": {
+                "PreToolUse": [
+                    {
+                        "matcher": "^Bash$",
+                        "hooks": [
+                            _cmd('"$CODEBUDDY_PROJECT_DIR"/.codebuddy/hooks/guard.sh', timeout=30)
+                        ],
+                    }
+                ]
+            },
+        },
+        30.0,
     ),
 }
 HARNESSES = sorted(FILES)
@@ -244,6 +261,7 @@ def test_a_factory_hook_gets_factory_names_and_its_project_dir(tmp_path: Path) -
         ("openhands", ".openhands/hooks.json", 1),
         ("trae", ".trae/hooks.json", 1),
         ("qoder", ".qoder/settings.json", 1),
+        ("codebuddy", ".codebuddy/settings.json", 1),
     ],
 )
 def test_install_writes_the_harness_file(

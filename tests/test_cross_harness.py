@@ -85,6 +85,58 @@ def cases(cwd: str, command: str) -> list[tuple[str, dict[str, Any], list[str]]]
             },
             [],
         ),
+        (
+            "codebuddy",
+            {
+                "session_id": "s",
+                "transcript_path": "/home/dev/.codebuddy/projects/p/00893aaf.jsonl",
+                "cwd": cwd,
+                "permission_mode": "default",
+                "hook_event_name": "PreToolUse",
+                "tool_name": "Bash",
+                "tool_input": {"command": command},
+            },
+            ["--dialect", "codebuddy"],
+        ),
+        (
+            "kimi",
+            {
+                "hook_event_name": "PreToolUse",
+                "session_id": "session_abc",
+                "session_title": "Fix the login page",
+                "client_type": "kimi_code_cli",
+                "cwd": cwd,
+                "tool_name": "Bash",
+                "tool_input": {"command": command},
+                "tool_call_id": "call_7",
+            },
+            [],
+        ),
+        (
+            "crush",
+            {
+                "event": "PreToolUse",
+                "session_id": "313909e",
+                "cwd": cwd,
+                "tool_name": "bash",
+                "tool_input": {"command": command},
+            },
+            ["--dialect", "crush"],
+        ),
+        (
+            "vibe",
+            {
+                "hook_event_name": "pre_tool",
+                "session_id": "s-1",
+                "parent_session_id": None,
+                "transcript_path": "/home/dev/.vibe/sessions/s-1.jsonl",
+                "cwd": cwd,
+                "tool_name": "bash",
+                "tool_call_id": "call_42",
+                "tool_input": {"command": command},
+            },
+            [],
+        ),
     ]
 
 
@@ -95,10 +147,16 @@ DENIED = {
     "cursor": '{"permission":"deny","user_message":"rm -rf / is not allowed",'
     '"agent_message":"rm -rf / is not allowed"}',
     "gemini": '{"decision":"deny","reason":"rm -rf / is not allowed"}',
+    "codebuddy": '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":'
+    '"deny","permissionDecisionReason":"rm -rf / is not allowed"}}',
+    "kimi": '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":'
+    '"deny","permissionDecisionReason":"rm -rf / is not allowed"}}',
+    "crush": '{"decision":"deny","reason":"rm -rf / is not allowed"}',
+    "vibe": '{"decision":"deny","reason":"rm -rf / is not allowed"}',
 }
 
 
-@pytest.mark.parametrize("harness", ["claude", "copilot", "cursor", "gemini"])
+@pytest.mark.parametrize("harness", list(DENIED))
 def test_one_guard_blocks_rm_rf_in_every_harness(project: Path, harness: str) -> None:
     name, payload, args = next(c for c in cases(str(project), "rm -rf /") if c[0] == harness)
     proc = run(project, payload, *args)
@@ -109,7 +167,7 @@ def test_one_guard_blocks_rm_rf_in_every_harness(project: Path, harness: str) ->
     assert seen[-1]["tool_input"]["command"] == "rm -rf /"
 
 
-@pytest.mark.parametrize("harness", ["claude", "copilot", "cursor", "gemini"])
+@pytest.mark.parametrize("harness", list(DENIED))
 def test_a_harmless_command_passes(project: Path, harness: str) -> None:
     _name, payload, args = next(c for c in cases(str(project), "ls") if c[0] == harness)
     proc = run(project, payload, *args)

@@ -1,5 +1,5 @@
 """The Claude-compatible harnesses (Factory Droid, Qwen Code, Augment/Auggie, Goose,
-OpenHands, Trae, Qoder) through ``agent-hooks run``: their payloads decode without
+OpenHands, Trae, Qoder, CodeBuddy) through ``agent-hooks run``: their payloads decode without
 diagnostics, their tool names reach a Claude-style guard as Claude Code's, and the
 answer comes back in the shape each reads."""
 
@@ -84,6 +84,13 @@ def payload(harness: str, cwd: str, command: str) -> dict[str, Any]:
             "tool_name": "Bash",
             "tool_input": shell,
         },
+        "codebuddy": {
+            **common,
+            "permission_mode": "default",
+            "hook_event_name": "PreToolUse",
+            "tool_name": "Bash",
+            "tool_input": shell,
+        },
     }
     return payloads[harness]
 
@@ -96,6 +103,7 @@ DENIED = {
     "openhands": CLAUDE_DENY,
     "trae": CLAUDE_DENY,
     "qoder": CLAUDE_DENY,
+    "codebuddy": CLAUDE_DENY,
 }
 HARNESSES = sorted(DENIED)
 

@@ -852,6 +852,96 @@ HARNESSES: Mapping[str, Harness] = {
             "install does not edit; add `hooks: {pre_tool_call: [{command: 'agent-hooks run "
             "--dialect hermes --config ...', fail_closed: true}]}` there and approve it on "
             "first run (or `hermes --accept-hooks`)",
+        _family(
+            # CodeBuddy Code 2.117.0 (Tencent): Claude Code's file shape in .codebuddy/.
+            # Unconfirmed, chosen: the enterprise policy bundle's path is not read; of the
+            # 28 events in its bundle's enum, install writes the 9 its docs document.
+            "codebuddy",
+            "CodeBuddy Code",
+            (
+                _at(".codebuddy/settings.json", "project", 200),
+                _at(".codebuddy/settings.local.json", "project", 210),
+                _at(".codebuddy/settings.json", "user", 300, root="home"),
+            ),
+            aliases=("codebuddy-code",),
+            executables=("codebuddy",),
+            install=Install(
+                project_file=".codebuddy/settings.json",
+                event_rule="listed",
+                listed=(
+                    "PreToolUse",
+                    "PostToolUse",
+                    "Notification",
+                    "UserPromptSubmit",
+                    "Stop",
+                    "SubagentStop",
+                    "PreCompact",
+                    "SessionStart",
+                    "SessionEnd",
+                ),
+                project_dir_var="CODEBUDDY_PROJECT_DIR",
+            ),
+        ),
+        Harness(
+            # Kimi Code 0.38 (Moonshot): a flat [[hooks]] list in its user config.toml; no
+            # project file. Unconfirmed, chosen: Kimi's tool names are taken as they come
+            # (not mapped), and a Notification matcher is tested against its "type".
+            name="kimi",
+            title="Kimi Code",
+            aliases=("kimi-code", "kimi-cli"),
+            formats=(FileFormat("kimi-toml", "_kimi:FILE"),),
+            locations=(
+                _at(".kimi-code/config.toml", "user", 300, root="home", env="KIMI_CODE_HOME"),
+            ),
+            env=("KIMI_CODE_HOME",),
+            executables=("kimi",),
+            not_installable="Kimi Code's hooks live in ~/.kimi-code/config.toml (TOML), which "
+            "install does not edit; add a [[hooks]] table with event = \"PreToolUse\" and "
+            "command = \"agent-hooks run --dialect kimi --config ...\" there (Kimi Code has "
+            "no fail-closed switch: a missing or crashing agent-hooks lets the action go ahead)",
+        ),
+        Harness(
+            # Crush 0.90 (Charm): flat PreToolUse entries under "hooks" in crush.json.
+            # Unconfirmed, chosen: project and global hooks both run (project first);
+            # $XDG_CONFIG_HOME moves the global file; tool inputs use Claude's keys.
+            name="crush",
+            title="Crush",
+            aliases=("charm-crush",),
+            formats=(FileFormat("crush", "_crush:FILE"),),
+            locations=(
+                _at("crush.json", "project", 200),
+                _at(".crush.json", "project", 200),
+                _at(".config/crush/crush.json", "user", 300, root="home", env="XDG_CONFIG_HOME"),
+            ),
+            env=("XDG_CONFIG_HOME",),
+            executables=("crush",),
+            install=Install(
+                project_file="crush.json",
+                user_file=".config/crush/crush.json",
+                user_env="XDG_CONFIG_HOME",
+                shape="cursor",
+                comments=True,
+                project_dir_var="CRUSH_PROJECT_DIR",
+            ),
+        ),
+        Harness(
+            # Mistral Vibe 3.0.3: [[hooks]] in .vibe/hooks.toml (trusted folders) and
+            # ~/.vibe/hooks.toml. Unconfirmed, chosen: read_file/write_file take "path";
+            # a post_agent "match" is tested against the payload's agent_name.
+            name="vibe",
+            title="Mistral Vibe",
+            aliases=("mistral-vibe",),
+            formats=(FileFormat("vibe", "_vibe:FILE"),),
+            locations=(
+                _at(".vibe/hooks.toml", "project", 200),
+                _at(".vibe/hooks.toml", "user", 300, root="home", env="VIBE_HOME"),
+            ),
+            env=("VIBE_HOME",),
+            executables=("vibe",),
+            not_installable="Mistral Vibe's hooks live in .vibe/hooks.toml (TOML), which "
+            "install does not edit; add a [[hooks]] table with name, type = \"pre_tool\", "
+            "command = \"agent-hooks run --dialect vibe --config ...\" and strict = true "
+            "(without it a missing or crashing agent-hooks lets the call go ahead)",
         ),
         Harness(
             name="windsurf",
@@ -985,13 +1075,17 @@ def format_harness(fmt: str) -> tuple[Harness, FileFormat]:
 
 
 def _places(h: Harness, f: FileFormat) -> tuple[str, ...]:
-    """A format's places: its own, else a Claude-compatible harness's locations (a system
-    file by its last two names)."""
-    if f.places or h.family is None:
+    """A format's places: its own, else, for a Claude-compatible harness or a harness of
+    one format, its locations (a system file by its last two names; for a harness of one
+    format only the locations without a glob)."""
+    if f.places:
         return f.places
+    if h.family is None and len(h.formats) != 1:
+        return ()
     return tuple(
         "/".join(loc.path.strip("/").split("/")[-2:] if loc.root == "system" else [loc.path])
         for loc in h.locations
+        if h.family is not None or "*" not in loc.path
     )
 
 
@@ -1015,10 +1109,14 @@ def format_of_path(parts: Sequence[str]) -> str | None:
     """The format whose row claims a file by its path's names (``parts``, the last is the
     file's): a name ending in one of a format's ``suffixes`` (any case, after at least one
     other character), else the format of the place pattern with the most names that the
-    path ends with (:attr:`FileFormat.places`); ``None``: no row claims it."""
+    path ends with (:attr:`FileFormat.places`); ``None``: no row claims it. A place of
+    several names without a glob (``.vibe/hooks.toml``) is checked before the suffixes."""
     from fnmatch import fnmatchcase
 
     name = parts[-1] if parts else ""
+    for want, fmt in _PLACES:
+        if len(want) > 1 and not any("*" in w for w in want) and tuple(parts[-len(want) :]) == want:
+            return fmt  # (a whole place, such as .vibe/hooks.toml, outranks a suffix)
     low = name.lower()
     for suffix, fmt in _SUFFIXES:
         if low.endswith(suffix) and len(name) > len(suffix):

@@ -11,9 +11,11 @@ read in the harness's shape, whoever dispatched.
 
 from __future__ import annotations
 
+import importlib
 import math
 import os
 import re
+import sys
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
@@ -26,15 +28,17 @@ from .._events._untyped import AnyEvent, UntypedEvent, input_value
 from .._handlers._nodes import HandlerNode, HandlerResult, HookCall, Outcome
 from .._wire._dialects import Dialect
 from .._wire._native import NativeEvent
-from ._common import BuildContext, describe, join
+from ._common import MAX_CONFIG_DEPTH, BuildContext, ConfigTooLarge, check_document, describe, join
 
 __all__ = [
     "bind_group",
     "bind_native",
+    "decode_toml",
     "flat_hook_entries",
     "native_event_key",
     "scaled_timeout",
     "text_matcher",
+    "toml_has_hooks",
 ]
 
 
@@ -258,3 +262,51 @@ def _field_text(c: HookCall, field: str) -> str | None:
         tool_input = input_value(c.input, "tool_input")
         value = tool_input.get(field) if isinstance(tool_input, Mapping) else None
     return value if isinstance(value, str) else None
+
+
+def decode_toml(data: bytes, ctx: BuildContext) -> Mapping[str, Any] | None:
+    """A TOML document (a harness's ``[[hooks]]`` file), or ``None`` when it cannot be
+    read (reported: not UTF-8, invalid TOML).
+
+    Raises:
+        ConfigTooLarge: the document nests too deeply.
+    """
+    try:
+        toml: Any = importlib.import_module("tomllib" if sys.version_info >= (3, 11) else "tomli")
+    except ImportError:  # pragma: no cover - tomli is a dependency below 3.11
+        ctx.report(
+            DiagnosticCode.CONFIG_READ_FAILED,
+            "reading TOML needs the 'tomli' package on Python < 3.11 (pip install tomli)",
+        )
+        return None
+    try:
+        doc: Mapping[str, Any] = toml.loads(data.decode("utf-8-sig"))
+    except UnicodeDecodeError as exc:
+        ctx.report(
+            DiagnosticCode.CONFIG_READ_FAILED,
+            f"not UTF-8 text ({exc.reason} at byte {exc.start}); file skipped",
+        )
+        return None
+    except toml.TOMLDecodeError as exc:
+        line = getattr(exc, "lineno", None)
+        ctx.report(
+            DiagnosticCode.CONFIG_READ_FAILED,
+            f"invalid TOML: {exc}; file skipped",
+            location=f"line {line}" if line else None,
+        )
+        return None
+    except RecursionError:
+        raise ConfigTooLarge(
+            f"the document nests more than {MAX_CONFIG_DEPTH} levels deep"
+        ) from None
+    check_document(doc)
+    return doc
+
+
+def toml_has_hooks(data: bytes) -> bool:
+    """Whether a TOML document has a ``hooks`` key (or cannot be parsed: the loader says)."""
+    try:
+        module = importlib.import_module("tomllib" if sys.version_info >= (3, 11) else "tomli")
+        return "hooks" in module.loads(data.decode("utf-8-sig"))
+    except Exception:
+        return True

@@ -641,7 +641,8 @@ def _exit_two(
             )
         )
         return HandlerResult(exit_code=2, output=answer, diagnostics=tuple(diags))
-    reason = stderr or f"blocked by hook {name} (exit status 2)"
+    text = stdout.strip() if dialect.exit2_text_first and decoded is None else ""
+    reason = text or stderr or f"blocked by hook {name} (exit status 2)"
     if spec.exit2 is Exit2.USER:
         diags.append(
             Diagnostic(
@@ -723,6 +724,17 @@ def _exit_other(
         ):
             diags.extend(decoded.diagnostics)
             return HandlerResult(exit_code=code, output=decoded.output, diagnostics=tuple(diags))
+    if dialect.halt_exit is not None and code == dialect.halt_exit:
+        reason = stderr or f"the hook ended the turn (exit status {code})"
+        base = blocking_output(spec, reason) or spec.output_type()
+        halted = attrs.evolve(base, continue_=False, stop_reason=reason)
+        return HandlerResult(
+            outcome=Outcome.BLOCKED,
+            exit_code=code,
+            output=halted,
+            diagnostics=tuple(diags),
+            reason=reason,
+        )
     blocked = _dialect_block(spec, dialect, code, stdout, stderr)
     if blocked is not None:
         diags.append(

@@ -24,9 +24,11 @@ __all__ = [
     "AUGMENT",
     "CLAUDE",
     "CLINE",
+    "CODEBUDDY",
     "CODEX",
     "COPILOT",
     "COPILOT_CLAUDE_FORM",
+    "CRUSH",
     "CURSOR",
     "ANTIGRAVITY",
     "DEEPAGENTS",
@@ -38,11 +40,13 @@ __all__ = [
     "GOOSE",
     "HEL",
     "HERMES",
+    "KIMI",
     "KIRO",
     "OPENHANDS",
     "QODER",
     "QWEN",
     "TRAE",
+    "VIBE",
     "WINDSURF",
     "TOOL_MATCHER_ALIASES",
     "Dialect",
@@ -132,6 +136,12 @@ class Dialect:
     kinds_skipped_on: Mapping[str, frozenset[HookEvent]] = attrs.field(factory=dict, eq=False)
     """Handler types the harness skips, with a warning, on some events (Codex:
     ``mcp_tool`` on SessionEnd)."""
+    exit2_text_first: bool = False
+    """On exit 2, plain text on stdout (not a JSON answer) is the reason, stderr only when
+    stdout is empty (CodeBuddy Code)."""
+    halt_exit: int | None = None
+    """An exit status that ends the agent's turn, stronger than a block (Crush: 49): read
+    as a block with ``continue: false``, stderr the reason."""
     on_failure: bool = False
     """Hook entries may carry Claude Code's ``onFailure`` (2.1.295 and later): ``block``
     makes a failure of the ``command``, ``http`` or ``mcp_tool`` hook block, as exit 2
@@ -655,6 +665,275 @@ TRAE = Dialect(name="trae", wire="claude", default_timeout=30.0, on_failure=True
 QODER = Dialect(name="qoder", wire="claude", on_failure=True)
 """Qoder (``.qoder/settings.json``; Claude Code's protocol unchanged)."""
 
+# ------------------------------------------------------------------ CodeBuddy Code
+
+_CODEBUDDY_COMMON = AnswerKeys(
+    continue_key="continue", stop_reason="stopReason", system_message="systemMessage"
+)
+_CODEBUDDY_WIRE = claude_family_wire(
+    (
+        *("PreToolUse", "PostToolUse", "Notification", "UserPromptSubmit", "Stop"),
+        *("SubagentStop", "PreCompact", "SessionStart", "SessionEnd", "WorktreeCreate"),
+        *("WorktreeRemove", "PostToolUseFailure", "SubagentStart", "StopFailure"),
+        *("PostCompact", "ConfigChange", "InstructionsLoaded", "PermissionRequest"),
+        *("PermissionDenied", "Elicitation", "ElicitationResult", "TaskCreated"),
+        *("TaskCompleted", "TeammateIdle", "Setup", "FileChanged", "CwdChanged", "FinalStop"),
+    ),
+    env={"CODEBUDDY_PROJECT_DIR": "project_dir"},
+    answers={
+        "permission": attrs.evolve(
+            _CODEBUDDY_COMMON,
+            decision="hookSpecificOutput.permissionDecision",
+            decision_values=_EVERY_VERDICT,
+            nearest={"defer": "ask"},
+            reasons=("hookSpecificOutput.permissionDecisionReason",),
+            updated_input="hookSpecificOutput.modifiedInput",
+            context="hookSpecificOutput.additionalContext",
+        ),
+        "prompt": attrs.evolve(
+            _CODEBUDDY_COMMON,
+            decision="decision",
+            decision_values={"block": "block"},
+            reasons=("reason",),
+            block_as_continue_false=True,
+            context="hookSpecificOutput.additionalContext",
+        ),
+        "continue": attrs.evolve(
+            _CODEBUDDY_COMMON,
+            decision="decision",
+            decision_values={"block": "block"},
+            reasons=("reason",),
+            block_as_continue_false=True,
+            context_keeps_going=True,
+        ),
+    },
+    answer_of={
+        "PreToolUse": "permission",
+        "UserPromptSubmit": "prompt",
+        "Stop": "continue",
+        "SubagentStop": "continue",
+    },
+    specific_key="hookSpecificOutput",
+)
+CODEBUDDY = Dialect(
+    name="codebuddy",
+    wire="claude",
+    aliases=("codebuddy-code",),
+    native=_CODEBUDDY_WIRE,
+    default_timeout=60.0,
+    exit2_text_first=True,
+)
+"""CodeBuddy Code (``.codebuddy/settings.json``; Claude Code's protocol, except: a
+PreToolUse rewrite is ``modifiedInput`` (CodeBuddy merges it into the input; a full
+replacement written there keeps the keys it leaves out), a UserPromptSubmit block is
+``continue: false`` with a ``reason``, and on Stop and SubagentStop ``continue: false``
+with a ``reason`` keeps the agent going (the inverse of Claude Code's): a block is
+written so, and a canonical ``continue: false`` there is left out (the agent is stopping
+anyway); a hook's ``continue: false`` there is read as the block it means. On exit 2
+CodeBuddy reads the message from stdout first, so a hook's text there is its reason;
+``run`` itself writes its JSON answer with exit status 0)."""
+
+# ------------------------------------------------------------------ Kimi Code
+
+_KIMI_DENY = AnswerKeys(
+    decision="hookSpecificOutput.permissionDecision",
+    decision_values={"deny": "deny", "block": "deny", "allow": "allow"},
+    nearest={"ask": "deny"},
+    reasons=("hookSpecificOutput.permissionDecisionReason",),
+)
+"""Kimi Code reads only ``permissionDecision: "deny"`` (and its reason), on its three
+blocking events; ``ask`` is answered ``deny`` (it has none, and a guard must not fail
+open), ``allow`` is written and ignored by Kimi."""
+
+
+def _kimi(
+    name: str,
+    event: str = "",
+    field: str | None = None,
+    *,
+    answer: str = "none",
+    renames: Mapping[str, str] | None = None,
+) -> NativeEvent:
+    """A Kimi Code event: its canonical ``event`` (default: the same name; an unknown
+    name is carried untyped) and the payload ``field`` its ``matcher`` is tested against
+    (``None``: the empty string, as Kimi tests it)."""
+    return NativeEvent(
+        name=name,
+        event=event or name,
+        matcher_field=field,
+        matcher_value=None if field else "",
+        answer=answer,
+        renames=dict(renames or {}),
+    )
+
+
+_KIMI_WIRE = NativeWire(
+    events=(
+        _kimi("PreToolUse", field="tool_name", answer="permission"),
+        _kimi("PostToolUse", field="tool_name", renames={"tool_output": "tool_response"}),
+        _kimi("PostToolUseFailure", field="tool_name"),
+        _kimi("PermissionRequest", field="tool_name"),
+        _kimi("PermissionResult", field="tool_name"),
+        _kimi("UserPromptSubmit", field="prompt", answer="prompt"),
+        _kimi("UserPromptQueued", field="prompt"),
+        _kimi("TurnStarted", "TurnStart", field="origin_kind"),
+        _kimi("Stop", answer="continue"),
+        _kimi("StopFailure", field="error_type"),
+        _kimi("Interrupt"),
+        _kimi("SessionStart", field="source"),
+        _kimi("SessionEnd", field="reason"),
+        _kimi("SessionHeartbeat"),
+        _kimi("SubagentStart", field="agent_type", renames={"agent_name": "agent_type"}),
+        _kimi(
+            "SubagentStop",
+            field="agent_type",
+            renames={"agent_name": "agent_type", "response": "last_assistant_message"},
+        ),
+        _kimi("TaskStarted", field="kind"),
+        _kimi("PreCompact", field="trigger"),
+        _kimi("PostCompact", field="trigger"),
+        _kimi("Notification", field="type"),
+    ),
+    markers=frozenset({"client_type", "session_title"}),
+    payload_keys={"tool_call_id": "tool_use_id"},
+    specific_key="hookSpecificOutput",
+    answers={
+        "permission": _KIMI_DENY,
+        "prompt": attrs.evolve(_KIMI_DENY, context="message"),
+        "continue": attrs.evolve(_KIMI_DENY, context_keeps_going=True),
+        "none": AnswerKeys(),
+    },
+)
+KIMI = Dialect(
+    name="kimi",
+    wire="claude",
+    aliases=("kimi-code", "kimi-cli"),
+    native=_KIMI_WIRE,
+    exit2_reads_stdout=False,
+    nonzero_json_decides=False,
+    default_timeout=30.0,
+    exit2_ignored=frozenset(HookEvent)
+    - {HookEvent.PRE_TOOL_USE, HookEvent.USER_PROMPT_SUBMIT, HookEvent.STOP},
+)
+"""Kimi Code 0.38 (``[[hooks]]`` in ``~/.kimi-code/config.toml``; Claude Code's event
+names and payloads with ``tool_call_id``, ``tool_output``, ``session_title``,
+``client_type``; a block is exit 2 with stderr, or ``hookSpecificOutput.permissionDecision:
+"deny"``, on PreToolUse, UserPromptSubmit and Stop only; no rewrite, no ``ask``; a
+``message`` is added context on UserPromptSubmit; everything else fails open)."""
+
+# ------------------------------------------------------------------ Crush
+
+_CRUSH_WIRE = NativeWire(
+    events=(NativeEvent(name="PreToolUse", event="PreToolUse", answer="permission"),),
+    event_key="event",
+    tool_names={
+        "bash": "Bash",
+        "edit": "Edit",
+        "multiedit": "MultiEdit",
+        "write": "Write",
+        "view": "Read",
+        "ls": "LS",
+        "grep": "Grep",
+        "glob": "Glob",
+        "fetch": "WebFetch",
+        "agent": "Task",
+    },
+    env={
+        "CRUSH_PROJECT_DIR": "project_dir",
+        "CRUSH_CWD": "cwd",
+        "CRUSH_SESSION_ID": "session_id",
+    },
+    answers={
+        "permission": AnswerKeys(
+            decision="decision",
+            decision_values={"allow": "allow", "deny": "deny", "block": "deny"},
+            nearest={"ask": "deny"},
+            reasons=("reason",),
+            updated_input="updated_input",
+            context="context",
+            halt_flag="halt",
+        ),
+    },
+)
+CRUSH = Dialect(
+    name="crush",
+    wire="claude",
+    aliases=("charm-crush",),
+    native=_CRUSH_WIRE,
+    exit2_reads_stdout=False,
+    nonzero_json_decides=False,
+    default_timeout=30.0,
+    halt_exit=49,
+    tool_matcher_aliases=_as_aliases(_CRUSH_WIRE),
+)
+"""Crush 0.90 (``hooks`` in ``crush.json``; PreToolUse only, its payload's event under
+``event``, lowercase tool names; its own envelope ``{decision, halt, reason, context,
+updated_input}``, Claude's ``hookSpecificOutput`` read too; exit 2 blocks with stderr,
+exit 49 ends the turn, anything else fails open). An ``ask`` is answered ``deny``
+(silence would fall through to Crush's own permission flow, which ``--yolo`` skips)."""
+
+# ------------------------------------------------------------------ Mistral Vibe
+
+_VIBE_DENY = AnswerKeys(
+    decision="decision",
+    decision_values={"deny": "deny", "block": "deny"},
+    reasons=("reason",),
+    reason_required=True,
+    system_message="system_message",
+)
+_VIBE_FILE = {"path": "file_path"}
+_VIBE_WIRE = NativeWire(
+    events=(
+        NativeEvent(name="pre_tool", event="PreToolUse", answer="permission"),
+        NativeEvent(
+            name="post_tool",
+            event="PostToolUse",
+            renames={"tool_output": "tool_response"},
+            answer="post",
+        ),
+        NativeEvent(name="post_agent", event="Stop", answer="continue", matcher_field="agent_name"),
+    ),
+    markers=frozenset({"parent_session_id"}),
+    payload_keys={"tool_call_id": "tool_use_id"},
+    tool_names={
+        "bash": "Bash",
+        "read_file": "Read",
+        "write_file": "Write",
+        "search_replace": "Edit",
+        "grep": "Grep",
+        "task": "Task",
+    },
+    tool_input_keys={"read_file": _VIBE_FILE, "write_file": _VIBE_FILE},
+    specific_key="hook_specific_output",
+    answers={
+        "permission": attrs.evolve(
+            _VIBE_DENY,
+            decision_values={"allow": "allow", "deny": "deny", "block": "deny"},
+            nearest={"ask": "deny"},
+            updated_input="hook_specific_output.tool_input",
+        ),
+        "post": attrs.evolve(_VIBE_DENY, context="hook_specific_output.additional_context"),
+        "continue": attrs.evolve(_VIBE_DENY, context_keeps_going=True),
+    },
+)
+VIBE = Dialect(
+    name="vibe",
+    wire="claude",
+    aliases=("mistral-vibe",),
+    native=_VIBE_WIRE,
+    anchored_matchers=True,
+    exit2_reads_stdout=False,
+    nonzero_json_decides=False,
+    default_timeout=60.0,
+    tool_matcher_aliases=_as_aliases(_VIBE_WIRE),
+)
+"""Mistral Vibe 3.0 (``[[hooks]]`` in ``.vibe/hooks.toml``; ``pre_tool``, ``post_tool``,
+``post_agent``; ``{"decision": "deny", "reason": ...}`` (a reason always: a deny without
+one is a failed hook to Vibe), ``hook_specific_output.tool_input`` (a full replacement),
+``additional_context``, ``system_message``; any other exit status than 0, and text that
+is not a JSON object, is a failure, which Vibe lets through unless the hook is
+``strict``). An ``ask`` is answered ``deny``."""
+
 WINDSURF = Dialect(
     name="windsurf",
     wire="claude",
@@ -918,6 +1197,10 @@ DIALECTS = {
         OPENHANDS,
         TRAE,
         QODER,
+        CODEBUDDY,
+        KIMI,
+        CRUSH,
+        VIBE,
         WINDSURF,
         CLINE,
         KIRO,

@@ -70,6 +70,12 @@ class AnswerKeys:
     """A block is written ``continue: false`` plus the reason (Cursor's beforeSubmitPrompt)."""
     block_as_context: bool = False
     """A block's reason is written as added context (no native block; the nearest)."""
+    reason_required: bool = False
+    """A deny must carry a reason (the harness takes a deny without one for a failed
+    hook, and lets the action through): one is written when the answer has none."""
+    halt_flag: str | None = None
+    """Key of a flag that, ``true``, ends the agent's turn: ``continue: false`` the other
+    way round (``halt: true``); written for ``continue: false``, with the reasons."""
     block_flag: str | None = None
     """Key of a flag a block is written as, ``true``, with the reasons (Cline's
     ``cancel``); a verdict :attr:`nearest` maps to ``block`` is written so too."""

@@ -180,7 +180,12 @@ def _output(dialect: Dialect, wire: NativeWire, native: NativeEvent) -> dict[str
     if keys.interrupt:
         props[keys.interrupt] = {"description": "With a deny: stop the agent.", "type": "boolean"}
     if keys.continue_key:
-        props[keys.continue_key] = {"description": "false stops the agent.", "type": "boolean"}
+        said = (
+            "false, with the reason, is a block."
+            if keys.block_as_continue_false
+            else "false stops the agent."
+        )
+        props[keys.continue_key] = {"description": said, "type": "boolean"}
     if keys.stop_reason:
         props[keys.stop_reason] = {"description": "Why the agent stopped.", "type": "string"}
     if keys.system_message:

@@ -445,9 +445,12 @@ def answer_to_native(
         else:
             assert keys.decision is not None
             _put(answer, keys.decision, value)  # (dotted: Augment's hookSpecificOutput)
-            if v.reason:
+            reason = v.reason
+            if not reason and keys.reason_required and decision in ("deny", "block"):
+                reason = f"denied by a {native.name} hook"
+            if reason:
                 for rkey in keys.reasons:
-                    _put(answer, rkey, v.reason)
+                    _put(answer, rkey, reason)
             if keys.interrupt and v.interrupt:
                 answer[keys.interrupt] = True
     if v.updated_input is not None:
@@ -476,7 +479,11 @@ def answer_to_native(
         else:
             diags.append(_note(f"{native.name} takes no added context; left out", where))
     if output.continue_ is False and not (decision is None and keys.block_as_continue_false):
-        if keys.continue_key:
+        if keys.halt_flag:
+            answer[keys.halt_flag] = True
+            for rkey in keys.reasons:
+                answer.setdefault(rkey, output.stop_reason or f"ended by a {native.name} hook")
+        elif keys.continue_key:
             answer[keys.continue_key] = False
             if output.stop_reason and keys.stop_reason:
                 answer[keys.stop_reason] = output.stop_reason
@@ -580,6 +587,10 @@ def answer_from_native(
         out["decision"] = "block"
         if reason:
             out["reason"] = reason
+    if keys.halt_flag is not None and rest.get(keys.halt_flag) is True:
+        rest.pop(keys.halt_flag)
+        out["continue"] = False
+        out["stopReason"] = reason or "ended by a hook"
     updated = take(keys.updated_input)
     context = take(keys.context)
     interrupt = take(keys.interrupt)

@@ -852,6 +852,7 @@ HARNESSES: Mapping[str, Harness] = {
             "install does not edit; add `hooks: {pre_tool_call: [{command: 'agent-hooks run "
             "--dialect hermes --config ...', fail_closed: true}]}` there and approve it on "
             "first run (or `hermes --accept-hooks`)",
+        ),
         _family(
             # CodeBuddy Code 2.117.0 (Tencent): Claude Code's file shape in .codebuddy/.
             # Unconfirmed, chosen: the enterprise policy bundle's path is not read; of the

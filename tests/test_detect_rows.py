@@ -14,6 +14,8 @@ from detect_oracle import detect_format as before
 from agent_hooks._config._harness import HARNESSES
 from agent_hooks._config._load import detect_format
 
+FAMILY_FORMATS = {h.name for h in HARNESSES.values() if h.family is not None}
+
 DIRECTORIES = sorted(
     {
         part
@@ -89,12 +91,33 @@ def _paths() -> list[str]:
 PATHS = _paths()
 
 
-def _as_before(path: str, got: str, old: str) -> bool:
-    """The one difference, by design: a ``*.kiro.hook`` file in Cline's hook directory is
+ORACLE_FORMATS = {
+    *("claude-settings", "claude-hooks", "claude-plugin", "deepagents", "codex-json"),
+    *("codex-toml", "hel", "docker-agent", "docker-settings", "docker-dropin"),
+    *("gemini-settings", "cursor", "copilot-hooks", "copilot-settings", "windsurf"),
+    *("cline", "kiro"),
+}
+"""The formats of harnesses the if-chain knew by name (besides the Claude-compatible
+family, which it read from the family rows)."""
+GUESSED = {"claude-settings", "claude-hooks", "deepagents", "codex-toml"} | {
+    "docker-agent",
+    "docker-settings",
+    "docker-dropin",
+}
+"""What the if-chain answered for a file it knew only by its suffix or its content."""
+
+
+def _as_before(path: str, got: str, old: str, content: bytes | None = None) -> bool:
+    """The differences, by design: a ``*.kiro.hook`` file in Cline's hook directory is
     Cline's (its place has more names than Kiro's ``*.kiro.hook``); the if-chain asked
-    about Kiro's name before Cline's directory."""
+    about Kiro's name before Cline's directory. And a harness added since (Kimi Code,
+    Crush, Mistral Vibe, Hermes, Antigravity) claims its own files, which the if-chain
+    could only guess by suffix or content (a Gemini event name in ``.agents/hooks.json``)."""
     if path.endswith(".kiro.hook") and "ooks/" in path and (old, got) == ("kiro", "cline"):
         return any(d in path for d in ("/.cline/hooks/", "/.clinerules/hooks/", "/Cline/Hooks/"))
+    if got not in ORACLE_FORMATS and got not in FAMILY_FORMATS:
+        # (guessed: by suffix or content, which the name alone would not have decided)
+        return old in GUESSED or (content is not None and before(path) != old)
     return got == old
 
 
@@ -115,6 +138,6 @@ def test_every_path_and_content_is_detected_as_before(content: bytes | None) -> 
     wrong = {
         p: (before(p, content), detect_format(p, content))
         for p in sample
-        if not _as_before(p, detect_format(p, content), before(p, content))
+        if not _as_before(p, detect_format(p, content), before(p, content), content)
     }
     assert wrong == {}

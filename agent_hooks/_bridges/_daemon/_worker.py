@@ -352,6 +352,7 @@ class WorkerHost:
     ) -> SessionTable:
         """The session table of this configuration: the same while the loaded files
         are the same, a new one (with a new registry) once they change."""
+        from .._cli._run import registry_options
         from .._sessions import SessionTable
 
         options = (
@@ -364,6 +365,8 @@ class WorkerHost:
             args.trust_store,
             bool(getattr(args, "honor_hel_trust_file", False)),
             bool(args.fail_closed),
+            bool(getattr(args, "shadow", False)),
+            getattr(args, "log", None),
         )
         fingerprint = tuple((f.path, f.sha256, f.status, f.trust) for f in config.files)
         known = self._configs.get(options)
@@ -378,9 +381,7 @@ class WorkerHost:
             ]
             if idle:
                 self._configs.pop(min(idle)[1]).table.close()
-        table = SessionTable(
-            config.registry(fail_closed=bool(args.fail_closed)), project_dir=project
-        )
+        table = SessionTable(config.registry(**registry_options(args)), project_dir=project)
         assert self._tg is not None
         await self._tg.start(table.run)
         self._configs[options] = _Configuration(fingerprint, table)

@@ -298,7 +298,7 @@ def report_json(result: BridgeResult) -> dict[str, Any]:
     it decided and why (``decision``, ``reason``: :func:`handler_verdict`) and its own
     answer in the payload's wire form (``output``). ``decided_by`` lists the positions
     (in ``handlers``) of the handlers whose decision is the reduced one. Handlers in
-    shadow mode come after the enforcing ones (``"shadow": true``), never in
+    shadow mode come after the enforcing ones (with ``"shadow": true``), never in
     ``decided_by``; with any, ``would_be`` is the decision had they enforced it
     (``decision``, ``reason``)."""
     decision = result.decision
@@ -325,7 +325,7 @@ def report_json(result: BridgeResult) -> dict[str, Any]:
                     ),
                     "duration_ms": round(r.duration * 1000, 3),
                     "diagnostics": [_diag_json(d) for d in r.diagnostics],
-                    "shadow": bool(info and info.shadow),
+                    **({"shadow": True} if info is not None and info.shadow else {}),
                 }
             )
     final = output_verdict(decision.output)[0] if decision else None
@@ -335,7 +335,7 @@ def report_json(result: BridgeResult) -> dict[str, Any]:
         "decided_by": [
             i
             for i, h in enumerate(handlers)
-            if final and h["decision"] == final and not h["shadow"]
+            if final and h["decision"] == final and not h.get("shadow")
         ],
         "handlers": handlers,
         "diagnostics": [_diag_json(d) for d in result.diagnostics],

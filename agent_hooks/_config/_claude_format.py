@@ -69,8 +69,9 @@ def build_hooks_document(
     hooks = doc.get("hooks")
     if hooks is not None:
         built.groups = parse_hooks_mapping(hooks, "hooks", ctx)
-    if not settings and shadow_mode(doc.get("mode"), "mode", ctx):
-        # a hooks file of agent_hooks's own: "mode": "shadow" for every group in it
+    if shadow_mode(doc.get("mode"), "mode", ctx):
+        # agent_hooks's own key: "mode": "shadow" for every group of the file (what
+        # agent_hooks dispatches; a harness that reads the file itself ignores it)
         built.groups = [attrs.evolve(g, shadow=True) for g in built.groups]
     return built
 

@@ -1,7 +1,7 @@
 """The decision log: one JSON Lines record per dispatch, for audits and SIEMs.
 
 A :class:`DecisionLogObserver` turns each finished dispatch into a record
-(:func:`decision_record`; its JSON Schema is ``typings/decision-log.schema.json``) and
+(:func:`decision_record`; its JSON Schema is ``typings/audit/decision-log.schema.json``) and
 hands it to a sink: :class:`DecisionLog` (a file) or any object with ``write(record)``.
 
 The file is append-only and safe with concurrent writers, in one process or many (the
@@ -244,7 +244,7 @@ def decision_record(
     secret_patterns: Sequence[str] = DEFAULT_SECRET_PATTERNS,
     context: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The decision log's record of one decision (``typings/decision-log.schema.json``):
+    """The decision log's record of one decision (``typings/audit/decision-log.schema.json``):
     no ``prev``/``hash`` (the file adds them). ``files``: configuration file path ->
     SHA-256; ``context``: ``harness``, ``dialect``, ``native_event`` (else those of
     :func:`audit_context`)."""

@@ -124,7 +124,8 @@ COMMAND_EXIT_STATUS: Mapping[str, str] = {
     "does not run, or a hook file cannot be read",
     "completion": "0 printed",
     "explain": "0 explained (whatever the hooks decided); 1 a payload that is not a JSON "
-    "object or names no known event, or a hook file that cannot be read",
+    "object or names no known event, an unknown --format, or a --config file that does "
+    "not exist",
     "log": "0 the log's hash chain holds; 1 a broken line (its number on stderr) or a "
     "file that cannot be read",
 }

@@ -317,3 +317,13 @@ def test_the_resident_server_logs_what_an_in_process_run_logs(tmp_path: Path) ->
         assert verify(resident).returncode == 0
     finally:
         box.close()
+
+
+@pytest.mark.anyio
+async def test_a_log_that_cannot_be_written_never_breaks_a_dispatch(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    registry = HookRegistry({"PreToolUse": [HookMatcher(hooks=[deny])]}, decision_log=tmp_path)
+    decision = await dispatch(registry)  # (a directory: the record cannot be written)
+    assert decision.blocked
+    assert any("DecisionLogObserver" in r.getMessage() for r in caplog.records)

@@ -43,7 +43,6 @@ from .._events._model import HookInput
 from .._events._untyped import input_value
 from .._handlers._limits import DEFAULT_SECRET_PATTERNS
 from .._handlers._nodes import HandlerResult
-from .._handlers._process import _secret_names
 from ._decision import Decision
 from ._observe import DispatchInfo, Observer
 from ._verdict import handler_verdict, output_verdict
@@ -105,6 +104,9 @@ class _Redactor:
     """The redaction of one secret-name rule (patterns as ``scrub_env`` takes them)."""
 
     def __init__(self, patterns: Sequence[str]) -> None:
+        # (imported here: a `run` that writes no log never loads the process module)
+        from .._handlers._process import _secret_names
+
         self.secret_name = _secret_names(tuple(p.upper() for p in patterns if p))
 
     def __call__(self, value: Any, depth: int = 0) -> Any:

@@ -117,6 +117,9 @@ if TYPE_CHECKING or not install_lazy_exports(__name__, _DEPRECATED):
     from ._config._trust import TrustPolicy as TrustPolicy
     from ._config._trust import TrustStore as TrustStore
     from ._config._trust import TrustStoreError as TrustStoreError
+    from ._dispatch._audit import DecisionLog as DecisionLog
+    from ._dispatch._audit import DecisionLogObserver as DecisionLogObserver
+    from ._dispatch._audit import DecisionSink as DecisionSink
     from ._dispatch._compiled import Execution as Execution
     from ._dispatch._decision import Decision as Decision
     from ._dispatch._lifecycle import PermissionCallback as PermissionCallback

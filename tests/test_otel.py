@@ -286,3 +286,33 @@ def test_no_opentelemetry_work_or_import_when_not_attached() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "ok"
+
+
+@pytest.mark.anyio
+async def test_shadow_handlers_and_the_would_be_decision_are_on_the_spans(
+    traced: tuple[TracerProvider, InMemorySpanExporter],
+) -> None:
+    from agent_hooks import CallbackHook
+
+    provider, exporter = traced
+
+    def deny(input: PreToolUseInput) -> PreToolUseOutput:
+        return PreToolUseOutput(permission_decision="deny", permission_decision_reason="no")
+
+    registry = HookRegistry(
+        {"PreToolUse": [HookMatcher(hooks=[CallbackHook(deny, shadow=True)])]},
+        observers=[OpenTelemetryObserver(provider)],
+    )
+    async with registry.session(session_id="s") as session:
+        decision = await session.dispatch(PreToolUseInput(tool_name="Bash", tool_input={}))
+    assert not decision.blocked
+    (dispatch,) = by_name(exporter.get_finished_spans(), "hooks ")
+    attributes = dict(dispatch.attributes or {})
+    assert attributes["agent_hooks.blocked"] is False
+    assert "agent_hooks.decision" not in attributes
+    assert attributes["agent_hooks.would_be.decision"] == "deny"
+    assert attributes["agent_hooks.would_be.blocked"] is True
+    assert attributes["agent_hooks.shadow.handlers"] == 1
+    (handler,) = by_name(exporter.get_finished_spans(), "hook ")
+    assert dict(handler.attributes or {})["agent_hooks.handler.shadow"] is True
+    assert dict(handler.attributes or {})["agent_hooks.handler.decision"] == "deny"

@@ -30,6 +30,7 @@ from .._base._diagnostics import Diagnostic, Severity
 from .._base._version import VERSION
 from .._dispatch._decision import Decision
 from .._dispatch._observe import DispatchInfo, Observer
+from .._dispatch._verdict import output_verdict
 from .._events._model import HookInput
 from .._events._untyped import input_value
 from .._handlers._nodes import HandlerInfo, HandlerResult, Outcome
@@ -95,14 +96,19 @@ class OpenTelemetryObserver(Observer):
       ``block``, ``stop``; absent when nobody had an opinion), ``agent_hooks.blocked``,
       ``agent_hooks.handlers.ran``, ``agent_hooks.diagnostics.count`` /
       ``.errors`` / ``.warnings``; status ``ERROR`` when a handler that held up the
-      decision failed or timed out (description: how many), else unset.
+      decision failed or timed out (description: how many), else unset; with handlers
+      in shadow mode, ``agent_hooks.shadow.handlers`` (how many ran) and
+      ``agent_hooks.would_be.decision`` / ``agent_hooks.would_be.blocked`` (the decision
+      had they enforced theirs).
 
     **Handler span** ``hook <Event> <kind>`` (kind ``INTERNAL``), a child of its
     dispatch's span, fire-and-forget handlers included (also when they start or end
     after the dispatch span ended):
 
     * at the start: ``agent_hooks.event``, ``agent_hooks.handler.name``, ``.kind``,
-      ``.source``, ``.matcher`` and ``.location`` (when known), ``agent_hooks.status_message``,
+      ``.source``, ``.matcher`` and ``.location`` (when known), ``agent_hooks.handler.shadow``
+      (``true`` for a handler in shadow mode: its decision is not enforced),
+      ``agent_hooks.status_message``,
       the GenAI tool attributes as above;
     * at the end: ``agent_hooks.handler.outcome`` (``ok``, ``blocked``, ``error``,
       ``timeout``, ``cancelled``, ``skipped``), ``agent_hooks.handler.decision``,
@@ -169,6 +175,12 @@ class OpenTelemetryObserver(Observer):
         span.set_attribute("agent_hooks.blocked", decision.blocked)
         span.set_attribute("agent_hooks.handlers.ran", len(decision.results))
         _set_counts(span, decision.diagnostics)
+        if decision.would_be is not None:
+            would_be = output_verdict(decision.would_be)[0]
+            span.set_attribute("agent_hooks.shadow.handlers", len(decision.shadow))
+            if would_be is not None:
+                span.set_attribute("agent_hooks.would_be.decision", would_be)
+            span.set_attribute("agent_hooks.would_be.blocked", decision.would_block)
         failed = [r for r in decision.results if r.outcome in _FAILED]
         if failed:
             span.set_status(Status(StatusCode.ERROR, f"{len(failed)} handler(s) failed"))
@@ -193,6 +205,8 @@ class OpenTelemetryObserver(Observer):
             attributes["agent_hooks.handler.matcher"] = handler.matcher
         if handler.location is not None:
             attributes["agent_hooks.handler.location"] = handler.location
+        if handler.shadow:
+            attributes["agent_hooks.handler.shadow"] = True
         if dispatch.session_id is not None:
             attributes["gen_ai.conversation.id"] = dispatch.session_id
         attributes.update(_tool_attributes(dispatch.input))

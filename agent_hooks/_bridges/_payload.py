@@ -19,12 +19,14 @@ import attrs
 
 from .._base._diagnostics import Diagnostic, DiagnosticCode, Severity, one_line
 from .._base._errors import InvalidPayloadError, UnknownEventError
+from .._dispatch._audit import audit_context
 from .._dispatch._compiled import CompiledRegistry
 from .._dispatch._decision import Decision
 from .._dispatch._registry import HookRegistry
 from .._dispatch._session import Session
+from .._dispatch._verdict import handler_verdict, output_verdict
 from .._events._capabilities import EventSpec, spec_for
-from .._events._model import HookOutput, Merge
+from .._events._model import HookOutput
 from .._events._untyped import AnyEvent
 from .._handlers._nodes import HandlerResult
 from .._wire._codec import DecodedInput, encode_output
@@ -123,7 +125,6 @@ async def dispatch_payload(
     hook_input = decoded.input
     env = os.environ if environ is None else environ
     project = project_dir or env.get("CLAUDE_PROJECT_DIR") or hook_input.cwd
-    result: BridgeResult | None = None
 
     if session is not None:
         compiled = session.compiled
@@ -138,6 +139,30 @@ async def dispatch_payload(
             on_answer(done)
         return done
 
+    audit = audit_context(
+        harness=decoded.dialect.name if decoded.dialect is not None else decoded.wire,
+        dialect=decoded.wire,
+        native_event=decoded.native_event.name if decoded.native_event is not None else None,
+    )
+    with audit:  # (what the decision log's records say of the caller)
+        return await _dispatch_decoded(
+            decoded, registry, session, decided, environ, cwd, project, fail_closed
+        )
+
+
+async def _dispatch_decoded(
+    decoded: DecodedInput,
+    registry: HookRegistry | None,
+    session: Session | None,
+    decided: Callable[[Decision[Any]], BridgeResult],
+    environ: Mapping[str, str] | None,
+    cwd: str | None,
+    project: str | None,
+    fail_closed: bool,
+) -> BridgeResult:
+    """:func:`dispatch_payload` once the payload is decoded."""
+    hook_input = decoded.input
+    result: BridgeResult | None = None
     try:
         if session is not None:
             result = decided(await session.dispatch(hook_input, environ=environ))
@@ -268,52 +293,18 @@ def _failure(message: str, fail_closed: bool) -> BridgeResult:
     return BridgeResult(answer={}, exit_code=2 if fail_closed else 1, error=message)
 
 
-def handler_verdict(result: HandlerResult) -> tuple[str | None, str | None]:
-    """What one handler decided and why, whatever kind it is and however it answered
-    (a typed output, a JSON answer, an exit status): ``(decision, reason)``.
-
-    ``decision`` is the value of the strongest-ranked decision field the handler set
-    (the event's own first: ``deny``/``allow``/``ask``/``defer``, then ``block``), or
-    ``stop`` for ``continue: false``; ``None`` for no decision. ``reason`` is its
-    companion (``permissionDecisionReason``, ``reason``, the decision's ``message``,
-    ``stopReason``), else the handler's own message (stderr of an exit 2, an error).
-    """
-    from .._wire._fields import field_codecs
-    from .._wire._outputs import rank_key
-
-    output = result.output
-    decision: str | None = None
-    reason: str | None = None
-    if output is not None:
-        ranked = [fc for fc in field_codecs(type(output), True) if fc.info.merge is Merge.RANK]
-        ranked.sort(key=lambda fc: fc.name == "decision")  # the event's own field first
-        for fc in ranked:
-            value = getattr(output, fc.name, None)
-            if value is None:
-                continue
-            decision = str(rank_key(fc, value))
-            companion = fc.info.companion
-            if companion:
-                holder = value if fc.info.rank_by else output
-                text = getattr(holder, companion, None)
-                reason = text if isinstance(text, str) and text else None
-            break
-        if decision is None and output.continue_ is False:
-            decision, reason = "stop", output.stop_reason
-    if reason is None and result.reason:
-        reason = result.reason
-    return decision, reason
-
-
 def report_json(result: BridgeResult) -> dict[str, Any]:
     """``--report``: the decision plus, per handler in order, who it is, how it ran, what
     it decided and why (``decision``, ``reason``: :func:`handler_verdict`) and its own
     answer in the payload's wire form (``output``). ``decided_by`` lists the positions
-    (in ``handlers``) of the handlers whose decision is the reduced one."""
+    (in ``handlers``) of the handlers whose decision is the reduced one. Handlers in
+    shadow mode come after the enforcing ones (with ``"shadow": true``), never in
+    ``decided_by``; with any, ``would_be`` is the decision had they enforced it
+    (``decision``, ``reason``)."""
     decision = result.decision
     handlers = []
     if decision is not None:
-        for r in decision.results:
+        for r in (*decision.results, *decision.shadow):
             info = r.handler
             verdict, reason = handler_verdict(r)
             handlers.append(
@@ -334,17 +325,26 @@ def report_json(result: BridgeResult) -> dict[str, Any]:
                     ),
                     "duration_ms": round(r.duration * 1000, 3),
                     "diagnostics": [_diag_json(d) for d in r.diagnostics],
+                    **({"shadow": True} if info is not None and info.shadow else {}),
                 }
             )
-    final = handler_verdict(HandlerResult(output=decision.output))[0] if decision else None
-    return {
+    final = output_verdict(decision.output)[0] if decision else None
+    report: dict[str, Any] = {
         "event": decision.event.value if decision else None,
         "decision": result.answer,
-        "decided_by": [i for i, h in enumerate(handlers) if final and h["decision"] == final],
+        "decided_by": [
+            i
+            for i, h in enumerate(handlers)
+            if final and h["decision"] == final and not h.get("shadow")
+        ],
         "handlers": handlers,
         "diagnostics": [_diag_json(d) for d in result.diagnostics],
         "error": result.error,
     }
+    if decision is not None and decision.would_be is not None:
+        verdict, reason = output_verdict(decision.would_be)
+        report["would_be"] = {"decision": verdict, "reason": reason}
+    return report
 
 
 def _diag_json(d: Diagnostic) -> dict[str, Any]:

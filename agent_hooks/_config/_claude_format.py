@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import attrs
+
 from .._base._diagnostics import DiagnosticCode, Severity
 from ._common import (
     BuildContext,
@@ -19,11 +21,12 @@ from ._common import (
     describe,
     json_declares,
     parse_hooks_mapping,
+    shadow_mode,
 )
 
 __all__ = ["build_hooks_document", "hooks_file_builder", "settings_builder", "settings_probe"]
 
-_HOOKS_FILE_KEYS = frozenset({"hooks", "description", "$schema"})
+_HOOKS_FILE_KEYS = frozenset({"hooks", "description", "$schema", "mode"})
 
 
 def build_hooks_document(
@@ -66,6 +69,10 @@ def build_hooks_document(
     hooks = doc.get("hooks")
     if hooks is not None:
         built.groups = parse_hooks_mapping(hooks, "hooks", ctx)
+    if shadow_mode(doc.get("mode"), "mode", ctx):
+        # agent_hooks's own key: "mode": "shadow" for every group of the file (what
+        # agent_hooks dispatches; a harness that reads the file itself ignores it)
+        built.groups = [attrs.evolve(g, shadow=True) for g in built.groups]
     return built
 
 

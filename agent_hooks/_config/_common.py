@@ -494,15 +494,38 @@ def parse_event_key(key: object, prefix: str, ctx: BuildContext, *, snake: bool)
     return event
 
 
+def shadow_mode(value: object, where: str, ctx: BuildContext) -> bool:
+    """Whether a ``"mode"`` value of agent_hooks's own (a file, a group, a handler) puts
+    its handlers in shadow mode: ``"shadow"``; ``"enforce"`` or none: not. Anything else
+    is an error and enforces (a typo never turns a guard off)."""
+    if value is None or value == "enforce":
+        return False
+    if value == "shadow":
+        return True
+    ctx.report(
+        DiagnosticCode.INVALID_CONFIG,
+        f"'mode' must be 'shadow' or 'enforce', got {describe(value)}; enforced",
+        location=where,
+    )
+    return False
+
+
 def build_nodes(
     handlers: Sequence[object], event: AnyEvent, prefix: str, ctx: BuildContext
 ) -> tuple[list[HandlerNode], list[str]]:
-    """Nodes of a group's ``hooks`` list, with their locations (bad ones dropped)."""
+    """Nodes of a group's ``hooks`` list, with their locations (bad ones dropped); a
+    handler's ``"mode": "shadow"`` puts it in shadow mode."""
     nodes: list[HandlerNode] = []
     locations: list[str] = []
     for hi, entry in enumerate(handlers):
         where = f"{prefix}[{hi}]"
+        shadow = False
+        if isinstance(entry, Mapping) and "mode" in entry:
+            shadow = shadow_mode(entry["mode"], f"{where}.mode", ctx)
+            entry = {k: v for k, v in entry.items() if k != "mode"}
         node = build_handler(entry, ctx.kind_context(event, where), ctx.kinds)
+        if node is not None and shadow:
+            node = attrs.evolve(node, shadow=True)
         if node is not None:
             nodes.append(node)
             locations.append(where)
@@ -531,7 +554,7 @@ def parse_group(
         )
         return None
     for key in group:
-        if key not in ("matcher", "hooks") and key not in extra_keys:
+        if key not in ("matcher", "hooks", "mode") and key not in extra_keys:
             ctx.report(
                 DiagnosticCode.INVALID_CONFIG,
                 f"unknown field {key!r} in a matcher group; ignored",
@@ -561,6 +584,7 @@ def parse_group(
         event=event,
         matcher=matcher,
         nodes=tuple(nodes),
+        shadow=shadow_mode(group.get("mode"), f"{where}.mode", ctx),
         location=where,
         node_locations=tuple(locations),
     )

@@ -219,6 +219,10 @@ class CompiledRegistry:
     """``parallel`` or ``chained`` for every typed event and every untyped event the
     registry names: the registry's option, else the table (untyped: ``parallel``)."""
     index: Mapping[AnyEvent, EventIndex]
+    observers: tuple[Observer, ...] = ()
+    """The registry's observers, and its decision log's when it has one."""
+    has_shadow: bool = False
+    """Whether any node runs in shadow mode (else dispatch does no shadow work at all)."""
     _limiters: dict[Any, anyio.CapacityLimiter] = attrs.field(
         factory=dict, init=False, eq=False, repr=False
     )

@@ -41,6 +41,18 @@ class Decision(Generic[O]):
     background: tuple[HandlerResult, ...] = ()
     rewake: tuple[str, ...] = ()
     """Reasons from background handlers with ``async_rewake`` that blocked (exit 2)."""
+    shadow: tuple[HandlerResult, ...] = ()
+    """Results of the handlers that ran in shadow mode, in configuration order: they
+    count in :attr:`would_be`, never in :attr:`output` (nor in :attr:`results`)."""
+    would_be: O | None = None
+    """With shadow handlers: the answer had every handler been enforcing (the fold of
+    :attr:`results` and :attr:`shadow` together); ``None`` when no shadow handler ran."""
+
+    @property
+    def would_block(self) -> bool:
+        """Whether the decision would have blocked with the shadow handlers enforcing
+        (:attr:`blocked` when no shadow handler ran)."""
+        return is_blocking(self.would_be) if self.would_be is not None else self.blocked
 
     @property
     def blocked(self) -> bool:

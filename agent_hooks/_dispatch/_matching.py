@@ -273,6 +273,25 @@ class IfRule:
                 return self._glob.match(value.strip()) is not None
         return False
 
+    def subcommands(self, tool_input: Mapping[str, Any]) -> tuple[tuple[str, bool], ...]:
+        """For ``explain``: each simple command of the tool call's ``command`` (as the
+        shell reader splits it) and whether this rule's pattern matches it; empty when
+        the rule reads no command, or the line cannot be read. :meth:`matches` decides;
+        this only shows the parts it looked at."""
+        command = tool_input.get("command")
+        if self._any or self._glob is None or not isinstance(command, str):
+            return ()
+        try:
+            view = _shell.split_command(command)
+        except RuntimeError:
+            return ()
+        if not view.parsed:
+            return ()
+        seen: dict[str, bool] = {}
+        for c in view.commands:
+            seen.setdefault(c, self._glob.match(c) is not None)
+        return tuple(seen.items())
+
     def _command_matches(self, command: str) -> bool:
         """The shell part of :meth:`matches` (its contract); never raises."""
         glob = self._glob

@@ -9,6 +9,7 @@ order within the group. Every handler kind has already become a
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
@@ -65,6 +66,9 @@ class HookMatcher:
     on_failure: Literal["continue", "block"] | None = None
     """The Claude Agent SDK's failure switch for the group: ``block`` fails closed
     (like ``on_error="block"``), ``continue`` fails open."""
+    shadow: bool = False
+    """Shadow mode for the group's handlers: they run and their would-be decision is
+    recorded (``Decision.would_be``, reports, the decision log), never enforced."""
 
 
 class MatcherLike(Protocol):
@@ -91,6 +95,8 @@ class Source:
     precedence: int = 0
     dialect: Dialect = CLAUDE
     env: Mapping[str, str] = attrs.field(factory=dict)
+    shadow: bool = False
+    """Every handler of the source runs in shadow mode (a file's ``"mode": "shadow"``)."""
 
 
 @attrs.frozen(kw_only=True)
@@ -110,6 +116,9 @@ class MatcherGroup:
     """When this group matches, every matching handler of the event runs one after
     another, in order, each seeing the input as the previous one rewrote it (chained
     execution; Gemini CLI's ``sequential``), whatever the event's own mode."""
+    shadow: bool = False
+    """The group's handlers run in shadow mode (``HookMatcher(shadow=True)``, a group's
+    ``"mode": "shadow"``)."""
 
 
 @attrs.frozen(kw_only=True)
@@ -205,6 +214,9 @@ def _groups_from_hooks(
             entries: object = m.hooks
             timeout: float | None = getattr(m, "timeout", None)
             on_failure: object = getattr(m, "on_failure", None)
+            shadow: object = getattr(m, "shadow", False)
+            if not isinstance(shadow, bool):
+                raise RegistrationError(f"{where}.shadow must be True or False, got {shadow!r}")
             if (
                 callable(entries)
                 or isinstance(entries, (str, bytes, Mapping))
@@ -236,6 +248,7 @@ def _groups_from_hooks(
                 nodes=tuple(nodes),
                 timeout=timeout,
                 on_error=_SDK_FAILURE[on_failure] if isinstance(on_failure, str) else None,
+                shadow=shadow,
                 location=f"{event.value}[{gi}]",
                 node_locations=tuple(
                     f"{event.value}[{gi}].hooks[{hi}]" for hi in range(len(nodes))
@@ -277,6 +290,15 @@ class HookRegistry:
             processes (default ``DEFAULT_SECRET_PATTERNS``; the rule: ``scrub_env``).
         observers: :class:`~agent_hooks.Observer` objects told about every dispatch and
             handler of every session (progress display, logging, tracing).
+        shadow: every handler runs in shadow mode: each runs and its would-be decision
+            is recorded (``Decision.would_be``, reports, the decision log, OTel spans),
+            nothing is enforced (``agent-hooks run --shadow``). A source, a group or a
+            handler can be in shadow mode alone; a shadow handler never weakens an
+            enforcing one.
+        decision_log: where one JSON Lines record per dispatch goes: a file path (see
+            :class:`~agent_hooks.DecisionLog`) or any object with ``write(record)``;
+            ``None``: no log (``agent-hooks run --log FILE``,
+            ``AGENT_HOOKS_DECISION_LOG``).
     """
 
     sources: tuple[SourcedGroups, ...] = ()
@@ -291,6 +313,8 @@ class HookRegistry:
     fail_closed: bool = False
     secret_env_patterns: tuple[str, ...] = DEFAULT_SECRET_PATTERNS
     observers: tuple[Observer, ...] = ()
+    shadow: bool = False
+    decision_log: Any = None
     _cache: list[CompiledRegistry] = attrs.field(factory=list, init=False, eq=False, repr=False)
 
     def __init__(
@@ -349,6 +373,16 @@ class HookRegistry:
             raise RegistrationError("stop_continuation_cap must be 0 or more")
         if self.max_processes is not None and self.max_processes < 1:
             raise RegistrationError("max_processes must be at least 1")
+        log = self.decision_log
+        if not (
+            log is None
+            or isinstance(log, (str, os.PathLike))
+            or callable(getattr(log, "write", None))
+        ):
+            raise RegistrationError(
+                "decision_log must be a path or an object with write(record), got "
+                f"{_type_name(log)}"
+            )
 
     def add(
         self,
@@ -460,8 +494,15 @@ def _compile(reg: HookRegistry) -> CompiledRegistry:
         index[event] = EventIndex.build(spec_for(event), groups)
         all_nodes = tuple(n for g in groups for n in g.nodes)
         flat[event] = all_nodes
+    observers = reg.observers
+    if reg.decision_log is not None:
+        from ._audit import decision_log_observer
+
+        observers = (*observers, decision_log_observer(reg.decision_log, reg))
     return CompiledRegistry(
         registry=reg,
+        observers=observers,
+        has_shadow=any(cn.info.shadow for nodes in flat.values() for cn in nodes),
         diagnostics=tuple(diags),
         nodes=MappingProxyType(flat),
         disabled=tuple(disabled),
@@ -614,6 +655,12 @@ def _compile_node(
         reg.fail_closed and spec.can_block and not node.background
     ):
         policy = "block"
+    shadow = node.shadow or group.shadow or src.shadow or reg.shadow
+    if shadow and not node.shadow:
+        node = attrs.evolve(node, shadow=True)
+    if shadow and node.dedupe_key is not None:
+        # A shadow copy of an enforcing command must never stand in for it (run once).
+        node = attrs.evolve(node, dedupe_key=("shadow", node.dedupe_key))
     info = HandlerInfo(
         name=node.name,
         kind=node.kind,
@@ -621,6 +668,7 @@ def _compile_node(
         matcher=group.matcher,
         location=location,
         status_message=node.status_message,
+        shadow=shadow,
     )
     return CompiledNode(
         node=node,

@@ -147,7 +147,7 @@ class Session:
         self.env: Mapping[str, str] = dict(env or {})
         self._on_rewake = on_rewake
         self._on_background_result = on_background_result
-        self._observers: tuple[Observer, ...] = (*self._options.observers, *observers)
+        self._observers: tuple[Observer, ...] = (*compiled.observers, *observers)
         self._tg: anyio.abc.TaskGroup | None = None
         self._limiter: anyio.CapacityLimiter | None = None
         self._pending: list[HandlerResult] = []
@@ -362,8 +362,18 @@ class Session:
             input, results = await self._execute(
                 spec, input, foreground, mode, chain_stop, None, seen, environ
             )
-        output, reduced = reduce_results(spec, results, chained=mode == "chained")
+        chained = mode == "chained"
+        shadow: list[HandlerResult] = []
+        would_be: HookOutput | None = None
+        if self._compiled.has_shadow:
+            everyone = results
+            results = [r for r in everyone if not (r.handler is not None and r.handler.shadow)]
+            if len(results) != len(everyone):
+                shadow = [r for r in everyone if r.handler is not None and r.handler.shadow]
+                would_be, _ = reduce_results(spec, everyone, chained=chained)
+        output, reduced = reduce_results(spec, results, chained=chained)
         diags = [d for r in results for d in r.diagnostics]
+        diags.extend(d for r in shadow for d in r.diagnostics)
         diags.extend(reduced)
         if spec.counts_continuations:
             output = self._count_continuation(spec, input, output, results, diags)
@@ -397,6 +407,8 @@ class Session:
             diagnostics=tuple(diags),
             background=background,
             rewake=rewake,
+            shadow=tuple(shadow),
+            would_be=would_be,  # type: ignore[arg-type]  # (the event's class, as output)
         )
         if seen is not None:
             notify(self._observers, "dispatch_finished", seen, decision)
@@ -543,6 +555,8 @@ class Session:
         for cn in nodes:
             r = await self._run(cn, spec, input, budget, seen, environ)
             results.append(r)
+            if cn.info.shadow:  # (what it would rewrite or block is its result's alone)
+                continue
             if rewrite is not None and r.output is not None:
                 value = getattr(r.output, rewrite.output_field, None)
                 if value is not None:

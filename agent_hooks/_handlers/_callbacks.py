@@ -289,10 +289,12 @@ class CallbackHook:
     thread: bool = attrs.field(default=False, kw_only=True)
     """Run a plain (non-async) callback in a worker thread, so a timeout can abandon it."""
     status_message: str | None = attrs.field(default=None, kw_only=True)
+    shadow: bool = attrs.field(default=False, kw_only=True)
+    """Shadow mode: it runs and its would-be decision is recorded, never enforced."""
 
     def to_node(self) -> HandlerNode:
         """Build the handler node (checks the signature)."""
-        return callback_node(
+        node = callback_node(
             self.callback,
             name=self.name,
             timeout=self.timeout,
@@ -302,3 +304,4 @@ class CallbackHook:
             thread=self.thread,
             status_message=self.status_message,
         )
+        return attrs.evolve(node, shadow=True) if self.shadow else node

@@ -128,6 +128,8 @@ class CommandHook:
         answer_must_be_valid: Claude Code's ``onFailure: "block"``: JSON on stdout that
             is invalid or fails validation is a failure, under ``on_error``
             (:func:`~agent_hooks._handlers._on_failure.invalid_answer_fails`).
+        shadow: shadow mode: it runs and its would-be decision is recorded, never
+            enforced.
 
     Raises:
         RegistrationError: neither or both of ``command``/``argv``, an empty one,
@@ -150,6 +152,7 @@ class CommandHook:
     kill_grace: float = 0.0
     strict_output: bool = False
     answer_must_be_valid: bool = False
+    shadow: bool = False
 
     def __attrs_post_init__(self) -> None:
         if (self.command is None) == (self.argv is None):
@@ -237,6 +240,7 @@ class CommandHook:
             ),
             timeout_slack=self.kill_grace + DRAIN_TIMEOUT + 1.0,
             strict_output=self.strict_output,
+            shadow=self.shadow,
         )
 
 

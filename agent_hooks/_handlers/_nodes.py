@@ -73,6 +73,8 @@ class HandlerInfo:
     """Where in the source: ``PreToolUse[0].hooks[1]``."""
     status_message: str | None = None
     """What the host may show while the handler runs."""
+    shadow: bool = False
+    """Runs in shadow mode: its answer is recorded, never enforced (see ``HookRegistry``)."""
 
 
 @attrs.frozen(kw_only=True)
@@ -220,6 +222,9 @@ class HandlerNode:
     strict_output: bool = False
     """Docker Agent's ``strict_output``: an answer that breaks the output contract is a
     failure of the handler, under its failure policy (:func:`enforce_strict_output`)."""
+    shadow: bool = False
+    """Shadow mode: the handler runs and its would-be decision is recorded (the
+    decision's ``would_be``, the report, the decision log), but it enforces nothing."""
 
 
 @runtime_checkable

@@ -84,6 +84,8 @@ COMMANDS: Mapping[str, str] = {
     "payload": "agent_hooks._bridges._cli._payload_cmd",
     "daemon": "agent_hooks._bridges._cli._daemon",
     "doctor": "agent_hooks._bridges._cli._doctor",
+    "explain": "agent_hooks._bridges._cli._explain",
+    "log": "agent_hooks._bridges._cli._log",
     "completion": "agent_hooks._bridges._cli._completion",
 }
 """Every command name -> the module that registers it, in the order ``--help``
@@ -121,6 +123,11 @@ COMMAND_EXIT_STATUS: Mapping[str, str] = {
     "doctor": "0 every harness fails closed where it should; 1 an entry fails open or "
     "does not run, or a hook file cannot be read",
     "completion": "0 printed",
+    "explain": "0 explained (whatever the hooks decided); 1 a payload that is not a JSON "
+    "object or names no known event, an unknown --format, or a --config file that does "
+    "not exist",
+    "log": "0 the log's hash chain holds; 1 a broken line (its number on stderr) or a "
+    "file that cannot be read",
 }
 """Command name -> the exit statuses of that command, shown at the end of its
 ``--help`` (and in docs/cli.md)."""

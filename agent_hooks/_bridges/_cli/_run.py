@@ -68,6 +68,7 @@ def register(subparsers: Any) -> None:
         "event. Diagnostics go to stderr.",
     )
     add_load_options(run)
+    add_audit_options(run)
     run.add_argument(
         "--report",
         action="store_true",
@@ -144,6 +145,47 @@ def add_load_options(
         help="the trust store file (default: $XDG_STATE_HOME/agent_hooks/trust.json)",
     )
     add_hel_trust_option(parser)
+
+
+def add_audit_options(parser: argparse.ArgumentParser) -> None:
+    """``--shadow`` and ``--log`` (shared by ``run`` and ``serve``)."""
+    parser.add_argument(
+        "--shadow",
+        action="store_true",
+        help="shadow mode: run every hook and record what it would have decided (--report, "
+        "the decision log, OpenTelemetry), enforce nothing of it",
+    )
+    parser.add_argument(
+        "--log",
+        metavar="FILE",
+        help="append one JSON Lines record per decision to FILE (hash-chained; check it with "
+        "'agent-hooks log verify FILE'); also: AGENT_HOOKS_DECISION_LOG",
+    )
+
+
+def registry_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The :class:`~agent_hooks.HookRegistry` options ``run``'s arguments set."""
+    return {
+        "fail_closed": bool(args.fail_closed),
+        "shadow": bool(getattr(args, "shadow", False)),
+        "decision_log": getattr(args, "log", None) or None,
+    }
+
+
+def with_decision_log(
+    args: argparse.Namespace, cwd: str, environ: Mapping[str, str]
+) -> argparse.Namespace:
+    """``args`` with ``log`` the decision log of this call: ``--log``, else
+    ``AGENT_HOOKS_DECISION_LOG`` of the caller's environment, as an absolute path
+    against the caller's directory."""
+    log = getattr(args, "log", None) or environ.get("AGENT_HOOKS_DECISION_LOG") or None
+    if log is not None:
+        log = os.path.normpath(os.path.join(cwd, os.path.expanduser(log)))
+    if log == getattr(args, "log", None):
+        return args
+    resolved = argparse.Namespace(**vars(args))
+    resolved.log = log
+    return resolved
 
 
 def add_hel_trust_option(parser: argparse.ArgumentParser) -> None:
@@ -333,9 +375,7 @@ class _OneOff:
     ) -> SessionTable:
         from .._sessions import SessionTable
 
-        return SessionTable(
-            config.registry(fail_closed=bool(args.fail_closed)), project_dir=project
-        )
+        return SessionTable(config.registry(**registry_options(args)), project_dir=project)
 
 
 def run_hooks(args: argparse.Namespace) -> int:
@@ -364,6 +404,7 @@ async def answer_run(args: argparse.Namespace, io: RunIO, host: RunHost) -> int:
 
     options = _options(args, io)
     try:
+        args = with_decision_log(args, io.cwd, io.environ)
         prepared = _prepare(args, io, host.load)
         if isinstance(prepared, Failure):
             return io.finish(reply(prepared, io.stdin, options))

@@ -18,7 +18,7 @@ import stat
 import sys
 from typing import Any
 
-from ._run import add_load_options
+from ._run import add_audit_options, add_load_options, registry_options, with_decision_log
 
 __all__ = ["DEFAULT_PORT", "register", "run_serve"]
 
@@ -48,6 +48,7 @@ def register(subparsers: Any) -> None:
         "a hook call that cannot be answered gets HTTP 200 and a blocking answer instead.",
     )
     add_load_options(serve, project_default="$CLAUDE_PROJECT_DIR, else .")
+    add_audit_options(serve)
     serve.add_argument(
         "--host", default="127.0.0.1", help="the address to bind (default: 127.0.0.1)"
     )
@@ -262,7 +263,8 @@ def run_serve(args: argparse.Namespace) -> int:
 
     import anyio
 
-    registry = config.registry(fail_closed=args.fail_closed)
+    args = with_decision_log(args, os.getcwd(), os.environ)
+    registry = config.registry(**registry_options(args))
     try:
         anyio.run(_serve, args, registry, token, project, unusable)
     except KeyboardInterrupt:  # pragma: no cover - a signal before the handlers were set

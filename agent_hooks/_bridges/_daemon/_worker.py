@@ -404,6 +404,7 @@ class WorkerHost:
     ) -> SessionTable:
         """The session table of this configuration: the same while the loaded files
         are the same, a new one (with a new registry) once they change."""
+        from .._cli._run import registry_options
         from .._sessions import SessionTable
 
         options = _options(args, project)
@@ -420,9 +421,7 @@ class WorkerHost:
             ]
             if idle:
                 self._configs.pop(min(idle)[1]).table.close()
-        table = SessionTable(
-            config.registry(fail_closed=bool(args.fail_closed)), project_dir=project
-        )
+        table = SessionTable(config.registry(**registry_options(args)), project_dir=project)
         assert self._tg is not None
         await self._tg.start(table.run)
         self._configs[options] = _Configuration(fingerprint, table)
@@ -442,7 +441,8 @@ def _preload() -> None:
 
 
 def _options(args: argparse.Namespace, project: str) -> tuple[Any, ...]:
-    """What of ``run``'s arguments decides which configuration loads."""
+    """What of ``run``'s arguments decides which configuration loads and how its
+    registry is built (``--shadow`` and ``--log`` are registry options)."""
     return (
         tuple(args.config),
         args.format,
@@ -453,6 +453,8 @@ def _options(args: argparse.Namespace, project: str) -> tuple[Any, ...]:
         args.trust_store,
         bool(getattr(args, "honor_hel_trust_file", False)),
         bool(args.fail_closed),
+        bool(getattr(args, "shadow", False)),
+        getattr(args, "log", None),
     )
 
 

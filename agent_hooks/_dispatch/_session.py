@@ -44,11 +44,16 @@ from ._matching import IfRule
 from ._observe import DispatchInfo, Observer, notify
 from ._reduce import OutputFiles, reduce_results, settle_result
 
-__all__ = ["Session"]
+__all__ = ["BackgroundCallback", "RewakeCallback", "Session"]
 
 logger = logging.getLogger("agent_hooks")
 
 O = TypeVar("O", bound=HookOutput)
+
+RewakeCallback = Callable[[str], Awaitable[None] | None]
+"""``on_rewake``: called (sync or async) with the reason of a background block."""
+BackgroundCallback = Callable[[HandlerResult], Awaitable[None] | None]
+"""``on_background_result``: called (sync or async) with each background result."""
 
 _FAILED = frozenset({Outcome.ERROR, Outcome.TIMEOUT})
 
@@ -132,8 +137,8 @@ class Session:
         permission_mode: str | None = None,
         project_dir: str | None = None,
         env: Mapping[str, str] | None = None,
-        on_rewake: Callable[[str], Awaitable[None] | None] | None = None,
-        on_background_result: Callable[[HandlerResult], Awaitable[None] | None] | None = None,
+        on_rewake: RewakeCallback | None = None,
+        on_background_result: BackgroundCallback | None = None,
         observers: Sequence[Observer] = (),
     ) -> None:
         self._compiled = compiled

@@ -22,7 +22,7 @@ import tempfile
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from types import TracebackType
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 import anyio
 import anyio.abc
@@ -117,15 +117,15 @@ class Session:
     that overrides ``dispatch`` changes what they do too.
     """
 
-    call_tool = _lifecycle.call_tool
-    submit_prompt = _lifecycle.submit_prompt
-    turn_start = _lifecycle.turn_start
-    turn_end = _lifecycle.turn_end
-    before_llm_call = _lifecycle.before_llm_call
-    after_llm_call = _lifecycle.after_llm_call
-    check_stop = _lifecycle.check_stop
-    start = _lifecycle.start
-    end = _lifecycle.end
+    call_tool: Final = _lifecycle.call_tool
+    submit_prompt: Final = _lifecycle.submit_prompt
+    turn_start: Final = _lifecycle.turn_start
+    turn_end: Final = _lifecycle.turn_end
+    before_llm_call: Final = _lifecycle.before_llm_call
+    after_llm_call: Final = _lifecycle.after_llm_call
+    check_stop: Final = _lifecycle.check_stop
+    start: Final = _lifecycle.start
+    end: Final = _lifecycle.end
 
     def __init__(
         self,
@@ -144,10 +144,10 @@ class Session:
         self._compiled = compiled
         self._options = compiled.registry
         self.session_id = session_id
-        self.cwd = cwd if cwd is not None else os.getcwd()
+        self.cwd: str = cwd if cwd is not None else os.getcwd()
         self.transcript_path = transcript_path
         self.permission_mode = permission_mode
-        self.project_dir = project_dir or self.cwd
+        self.project_dir: str = project_dir or self.cwd
         self._directories_checked = False  # (by the first dispatch: see directory_diagnostics)
         self.env: Mapping[str, str] = dict(env or {})
         self._on_rewake = on_rewake

@@ -3,10 +3,9 @@ lifecycle helpers and bridges (so it lives below them all)."""
 
 from __future__ import annotations
 
-from typing import Generic, cast
+from typing import TYPE_CHECKING, Generic, TypeVar, cast
 
 import attrs
-from typing_extensions import TypeVar
 
 from .._base._diagnostics import Diagnostic
 from .._events._model import HookInput, HookOutput, Merge
@@ -17,7 +16,12 @@ from .._wire._outputs import is_blocking, rank_key
 
 __all__ = ["Decision"]
 
-O_co = TypeVar("O_co", bound=HookOutput, covariant=True, default=HookOutput)
+if TYPE_CHECKING:  # (typing_extensions' TypeVar takes a default; not imported to run)
+    from typing_extensions import TypeVar as TypeVarWithDefault
+
+    O_co = TypeVarWithDefault("O_co", bound=HookOutput, covariant=True, default=HookOutput)
+else:
+    O_co = TypeVar("O_co", bound=HookOutput, covariant=True)
 """The event's output class. A decision is a read-only value, so a
 ``Decision[PreToolUseOutput]`` is a ``Decision[HookOutput]``, which is what a bare
 ``Decision`` annotation means."""

@@ -7,10 +7,13 @@ import pytest
 
 from agent_hooks import (
     CommandHook,
+    Diagnostic,
+    DiagnosticCode,
     HookMatcher,
     HookRegistry,
     PreToolUseInput,
     PreToolUseOutput,
+    Severity,
     StopInput,
     StopOutput,
 )
@@ -69,3 +72,20 @@ def test_a_hook_run_prints_its_decision_short() -> None:
     run = run_hook(deny_env, {"hook_event_name": "PreToolUse", "tool_name": "Edit"})
     assert "Decision(event='PreToolUse', verdict='deny', reason='no .env', handlers=1" in repr(run)
     assert len(repr(run)) < 400
+
+
+def test_a_diagnostic_prints_the_fields_it_has() -> None:
+    d = Diagnostic(
+        code=DiagnosticCode.TIMEOUT,
+        message="timed out after 5s",
+        severity=Severity.ERROR,
+        handler="./guard.sh",
+    )
+    assert repr(d) == (
+        "Diagnostic(code='timeout', severity='error', message='timed out after 5s', "
+        "handler='./guard.sh')"
+    )
+    placed = d.at(source="hooks.json", location="PreToolUse[0].hooks[1]")
+    assert repr(placed).endswith(
+        "source='hooks.json', location='PreToolUse[0].hooks[1]', handler='./guard.sh')"
+    )

@@ -114,7 +114,8 @@ class Session:
     The lifecycle helpers (:meth:`call_tool`, :meth:`submit_prompt`, :meth:`check_stop`,
     ...) dispatch the right events in the right order through :meth:`dispatch`; they
     are plain functions taking the session as their first argument, so a subclass
-    that overrides ``dispatch`` changes what they do too.
+    that overrides ``dispatch`` changes what they do too (they are declared ``Final``,
+    which gives type checkers their signatures: override ``dispatch``, not them).
     """
 
     call_tool: Final = _lifecycle.call_tool

@@ -21,13 +21,13 @@ from __future__ import annotations
 
 try:
     from ._bridges._frameworks._google_adk import AdkHooks
-except ModuleNotFoundError as exc:  # the framework is an optional extra
-    if (exc.name or "").partition(".")[0] not in ("google",):
+except ModuleNotFoundError as _missing:  # the framework is an optional extra
+    if (_missing.name or "").partition(".")[0] not in ("google",):
         raise
     raise ModuleNotFoundError(
-        f"agent_hooks.google_adk needs the 'google-adk' extra: pip install 'py-agent-hooks[google-adk]' ({exc})",
-        name=exc.name,
-    ) from exc
+        f"agent_hooks.google_adk needs the 'google-adk' extra: pip install 'py-agent-hooks[google-adk]' ({_missing})",
+        name=_missing.name,
+    ) from _missing
 from ._bridges._frameworks._run import DEFAULT_TOOL_ALIASES, AgentStopped, PromptBlocked
 
 __all__ = ["DEFAULT_TOOL_ALIASES", "AdkHooks", "AgentStopped", "PromptBlocked"]

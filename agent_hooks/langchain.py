@@ -24,13 +24,13 @@ from __future__ import annotations
 
 try:
     from ._bridges._frameworks._langchain import AgentHooksMiddleware, interrupt_permission
-except ModuleNotFoundError as exc:  # the framework is an optional extra
-    if (exc.name or "").partition(".")[0] not in ("langchain", "langchain_core", "langgraph"):
+except ModuleNotFoundError as _missing:  # the framework is an optional extra
+    if (_missing.name or "").partition(".")[0] not in ("langchain", "langchain_core", "langgraph"):
         raise
     raise ModuleNotFoundError(
-        f"agent_hooks.langchain needs the 'langchain' extra: pip install 'py-agent-hooks[langchain]' ({exc})",
-        name=exc.name,
-    ) from exc
+        f"agent_hooks.langchain needs the 'langchain' extra: pip install 'py-agent-hooks[langchain]' ({_missing})",
+        name=_missing.name,
+    ) from _missing
 from ._bridges._frameworks._run import (
     DEFAULT_TOOL_ALIASES,
     AgentStopped,

@@ -19,13 +19,13 @@ from __future__ import annotations
 
 try:
     from ._bridges._frameworks._openai_agents import AgentHooksRunner
-except ModuleNotFoundError as exc:  # the framework is an optional extra
-    if (exc.name or "").partition(".")[0] not in ("agents", "openai"):
+except ModuleNotFoundError as _missing:  # the framework is an optional extra
+    if (_missing.name or "").partition(".")[0] not in ("agents", "openai"):
         raise
     raise ModuleNotFoundError(
-        f"agent_hooks.openai_agents needs the 'openai-agents' extra: pip install 'py-agent-hooks[openai-agents]' ({exc})",
-        name=exc.name,
-    ) from exc
+        f"agent_hooks.openai_agents needs the 'openai-agents' extra: pip install 'py-agent-hooks[openai-agents]' ({_missing})",
+        name=_missing.name,
+    ) from _missing
 from ._bridges._frameworks._run import DEFAULT_TOOL_ALIASES, AgentStopped, PromptBlocked
 
 __all__ = ["DEFAULT_TOOL_ALIASES", "AgentHooksRunner", "AgentStopped", "PromptBlocked"]

@@ -21,13 +21,13 @@ from __future__ import annotations
 
 try:
     from ._bridges._frameworks._pydantic_ai import AgentHooksCapability
-except ModuleNotFoundError as exc:  # the framework is an optional extra
-    if (exc.name or "").partition(".")[0] not in ("pydantic_ai",):
+except ModuleNotFoundError as _missing:  # the framework is an optional extra
+    if (_missing.name or "").partition(".")[0] not in ("pydantic_ai",):
         raise
     raise ModuleNotFoundError(
-        f"agent_hooks.pydantic_ai needs the 'pydantic-ai' extra: pip install 'py-agent-hooks[pydantic-ai]' ({exc})",
-        name=exc.name,
-    ) from exc
+        f"agent_hooks.pydantic_ai needs the 'pydantic-ai' extra: pip install 'py-agent-hooks[pydantic-ai]' ({_missing})",
+        name=_missing.name,
+    ) from _missing
 from ._bridges._frameworks._run import DEFAULT_TOOL_ALIASES, AgentStopped, PromptBlocked
 
 __all__ = ["DEFAULT_TOOL_ALIASES", "AgentHooksCapability", "AgentStopped", "PromptBlocked"]

@@ -23,12 +23,12 @@ from ._bridges._frameworks._run import DEFAULT_TOOL_ALIASES, AgentStopped, Promp
 
 try:
     from ._bridges._frameworks._strands import AgentHooksPlugin
-except ModuleNotFoundError as exc:  # the framework is an optional extra
-    if (exc.name or "").partition(".")[0] not in ("strands",):
+except ModuleNotFoundError as _missing:  # the framework is an optional extra
+    if (_missing.name or "").partition(".")[0] not in ("strands",):
         raise
     raise ModuleNotFoundError(
-        f"agent_hooks.strands needs the 'strands' extra: pip install 'py-agent-hooks[strands]' ({exc})",
-        name=exc.name,
-    ) from exc
+        f"agent_hooks.strands needs the 'strands' extra: pip install 'py-agent-hooks[strands]' ({_missing})",
+        name=_missing.name,
+    ) from _missing
 
 __all__ = ["DEFAULT_TOOL_ALIASES", "AgentHooksPlugin", "AgentStopped", "PromptBlocked"]

@@ -13,6 +13,7 @@ from typing_extensions import assert_type
 from agent_hooks import (
     Decision,
     HookMatcher,
+    HookOutput,
     HookRegistry,
     PermissionRequestDecision,
     PermissionRequestInput,
@@ -57,11 +58,19 @@ async def dispatch_is_typed(session: Session) -> None:
     assert_type(permission.output.permission_decision, PermissionRequestDecision | None)
 
 
+def describe(decision: Decision) -> str:
+    """A bare ``Decision`` (any event's) is a ``Decision[HookOutput]``, not an error."""
+    assert_type(decision.output, HookOutput)
+    return f"{decision.event}: {decision.reason}"
+
+
 async def check() -> Decision[PreToolUseOutput]:
     """Run the typed lines against a real session; returns the PreToolUse decision."""
     registry = HookRegistry({"PreToolUse": [HookMatcher(matcher="Edit|Write", hooks=[deny_env])]})
     async with registry.session(session_id="typing") as session:
         await dispatch_is_typed(session)
-        return await session.dispatch(
+        decision = await session.dispatch(
             PreToolUseInput(tool_name="Write", tool_input={"file_path": "app/.env"})
         )
+        describe(decision)
+        return decision

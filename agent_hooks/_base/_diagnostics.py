@@ -169,7 +169,7 @@ class DiagnosticCode(str, enum.Enum):
     ``mcp_tool``): the hook loads with the default, a failure does not block."""
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, repr=False)
 class Diagnostic:
     """One thing worth telling about a payload, an output, a handler or a configuration.
 
@@ -188,6 +188,23 @@ class Diagnostic:
     """Where inside the source: ``PreToolUse[0].hooks[1]``, a JSON path, a line number."""
     handler: str | None = None
     """The handler concerned, by its display name, when there is one."""
+
+    def __repr__(self) -> str:
+        """The fields that are set, codes by their value: ``Diagnostic(code='timeout',
+        severity='error', message='timed out after 5s', handler='./guard.sh')``."""
+        code, severity = (getattr(v, "value", v) for v in (self.code, self.severity))
+        parts = [f"code={code!r}", f"severity={severity!r}"]
+        parts.append(f"message={self.message!r}")
+        parts += [
+            f"{name}={value!r}"
+            for name, value in (
+                ("source", self.source),
+                ("location", self.location),
+                ("handler", self.handler),
+            )
+            if value is not None
+        ]
+        return f"Diagnostic({', '.join(parts)})"
 
     def __str__(self) -> str:
         where = ": ".join(p for p in (self.source, self.location) if p)

@@ -25,7 +25,7 @@ class UnknownEventError(AgentHooksError, ValueError):
 
     def __init__(self, name: object, suggestions: Sequence[str] = ()) -> None:
         self.name = name
-        self.suggestions = tuple(suggestions)
+        self.suggestions: tuple[str, ...] = tuple(suggestions)
         hint = f"; did you mean {', '.join(self.suggestions)}?" if self.suggestions else ""
         super().__init__(f"unknown hook event {name!r}{hint}")
 

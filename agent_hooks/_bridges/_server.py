@@ -258,14 +258,14 @@ class HookServer:
         self._unusable = unusable
         """Whether failures are answered with a block (see the class)."""
         self.host = host
-        self.port = port
+        self.port: int = port
         self._token = token.encode() if token else None
         self._max_body = max_body
         self._max_buffered = (
             max_buffered if max_buffered is not None else max(DEFAULT_MAX_BUFFERED, max_body)
         )
         self._lowered = max_connections is None
-        self.max_connections = (
+        self.max_connections: int = (
             max_connections
             if max_connections is not None
             else _connection_cap(DEFAULT_MAX_CONNECTIONS)

@@ -441,8 +441,9 @@ class HookRun:
     """What running a hook against a payload gave: the typed decision, each handler's
     result, and the answer a harness would read (what ``agent-hooks run`` prints)."""
 
-    decision: Decision[Any]
-    """The reduced, typed decision (``decision.output`` is the event's output class)."""
+    decision: Decision
+    """The reduced, typed decision (``decision.output`` is an instance of the event's
+    output class; ``isinstance`` narrows it to read the event's own fields)."""
     answer: dict[str, Any]
     """The reduced answer as JSON in the payload's wire format (``{}``: no opinion)."""
     exit_code: int = 0

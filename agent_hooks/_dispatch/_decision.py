@@ -3,23 +3,32 @@ lifecycle helpers and bridges (so it lives below them all)."""
 
 from __future__ import annotations
 
-from typing import Generic, TypeVar, cast
+from typing import TYPE_CHECKING, Generic, TypeVar, cast
 
 import attrs
 
 from .._base._diagnostics import Diagnostic
-from .._events._model import HookInput, HookOutput
+from .._events._model import HookInput, HookOutput, Merge
 from .._events._untyped import AnyEvent
 from .._handlers._nodes import HandlerResult
-from .._wire._outputs import is_blocking
+from .._wire._fields import field_codecs
+from .._wire._outputs import is_blocking, rank_key
 
 __all__ = ["Decision"]
 
-O = TypeVar("O", bound=HookOutput)
+if TYPE_CHECKING:  # (typing_extensions' TypeVar takes a default; not imported to run)
+    from typing_extensions import TypeVar as TypeVarWithDefault
+
+    O_co = TypeVarWithDefault("O_co", bound=HookOutput, covariant=True, default=HookOutput)
+else:
+    O_co = TypeVar("O_co", bound=HookOutput, covariant=True)
+"""The event's output class. A decision is a read-only value, so a
+``Decision[PreToolUseOutput]`` is a ``Decision[HookOutput]``, which is what a bare
+``Decision`` annotation means."""
 
 
-@attrs.frozen(kw_only=True)
-class Decision(Generic[O]):
+@attrs.frozen(kw_only=True, repr=False)
+class Decision(Generic[O_co]):
     """The one typed decision of a dispatch.
 
     ``output`` is the reduced answer of the handlers that ran for this dispatch
@@ -30,10 +39,10 @@ class Decision(Generic[O]):
     """
 
     event: AnyEvent
-    input: HookInput[O]
+    input: HookInput[O_co]
     """The input as dispatched: envelope filled in, tool alias applied, and in
     chained execution the input as the last handler rewrote it."""
-    output: O
+    output: O_co
     results: tuple[HandlerResult, ...] = ()
     """Per handler, in configuration order."""
     diagnostics: tuple[Diagnostic, ...] = ()
@@ -95,3 +104,34 @@ class Decision(Generic[O]):
         msgs = [self.output.system_message]
         msgs += [r.output.system_message for r in self.background if r.output is not None]
         return tuple(m for m in msgs if m)
+
+    def __repr__(self) -> str:
+        """One line: the event, the verdict (the strongest decision the output holds:
+        ``deny``, ``allow``, ``ask``, ``defer``, ``block``, ``stop``, or ``None``), the
+        reason cut short, and how many handler results and diagnostics it carries (the
+        values themselves are in :attr:`results` and :attr:`diagnostics`)."""
+        event = getattr(self.event, "value", self.event)
+        reason = self.reason
+        if reason is not None and len(reason) > _REASON_SHOWN:
+            reason = reason[: _REASON_SHOWN - 3] + "..."
+        return (
+            f"Decision(event={event!r}, verdict={_verdict(self.output)!r}, "
+            f"reason={reason!r}, handlers={len(self.results)}, "
+            f"diagnostics={len(self.diagnostics)})"
+        )
+
+
+_REASON_SHOWN = 60
+"""How much of the reason the repr shows."""
+
+
+def _verdict(output: HookOutput) -> str | None:
+    """The strongest-ranked decision field the output sets (the event's own before the
+    universal ``decision``), else ``stop`` for ``continue: false``, else ``None``."""
+    ranked = [fc for fc in field_codecs(type(output), True) if fc.info.merge is Merge.RANK]
+    ranked.sort(key=lambda fc: fc.name == "decision")
+    for fc in ranked:
+        value = getattr(output, fc.name, None)
+        if value is not None:
+            return str(rank_key(fc, value))
+    return "stop" if output.continue_ is False else None

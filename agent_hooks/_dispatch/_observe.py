@@ -78,7 +78,7 @@ class LoggingObserver(Observer):
     """Logs hook activity through :mod:`logging` (logger ``agent_hooks``, or your own)."""
 
     def __init__(self, logger: logging.Logger | None = None, level: int = logging.INFO) -> None:
-        self.log = logger or _LOGGER
+        self.log: logging.Logger = logger or _LOGGER
         self.level = level
 
     def dispatch_started(self, dispatch: DispatchInfo) -> None:

@@ -13,7 +13,7 @@ import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, TypeAlias
 
 import attrs
 
@@ -22,7 +22,7 @@ from .._base._errors import RegistrationError
 from .._events._capabilities import CAPABILITIES, EventSpec, spec_for
 from .._events._names import HookEvent
 from .._events._untyped import AnyEvent, UntypedEvent, resolve_event
-from .._handlers._callbacks import callback_node
+from .._handlers._callbacks import HookCallback, callback_node
 from .._handlers._limits import DEFAULT_SECRET_PATTERNS
 from .._handlers._nodes import Handler, HandlerInfo, HandlerNode, OnError
 from .._wire._dialects import CLAUDE, DOCKER, Dialect
@@ -35,9 +35,10 @@ from ._compiled import (
 )
 from ._matching import CompiledMatcher, IfRule, compile_matcher, parse_if_rule
 from ._observe import Observer
-from ._session import Session
+from ._session import BackgroundCallback, RewakeCallback, Session
 
 __all__ = [
+    "HookEntry",
     "HookMatcher",
     "HookRegistry",
     "MatcherGroup",
@@ -50,18 +51,23 @@ __all__ = [
 
 DEFAULT_STOP_CAP = 8
 
+HookEntry: TypeAlias = HookCallback | Handler | HandlerNode
+"""One entry of ``HookMatcher.hooks``: a Python callback (either signature, async or
+plain), a :class:`Handler` (:class:`CommandHook`, :class:`CallbackHook`, ...) or a
+:class:`HandlerNode`. A string is none of them: a command is ``CommandHook(command=...)``."""
+
 
 @attrs.define
 class HookMatcher:
     """A matcher and the handlers it guards: the Claude Agent SDK's ``HookMatcher``.
 
     ``hooks`` mixes Python callbacks (either signature), :class:`CommandHook`,
-    :class:`CallbackHook` and any other :class:`Handler`. ``timeout`` (seconds)
-    applies to handlers that do not set their own.
+    :class:`CallbackHook` and any other :class:`Handler` (:data:`HookEntry`).
+    ``timeout`` (seconds) applies to handlers that do not set their own.
     """
 
     matcher: str | None = None
-    hooks: list[Any] = attrs.Factory(list)
+    hooks: list[HookEntry] = attrs.Factory(list)
     timeout: float | None = None
     on_failure: Literal["continue", "block"] | None = None
     """The Claude Agent SDK's failure switch for the group: ``block`` fails closed
@@ -323,8 +329,25 @@ class HookRegistry:
         *,
         source: Source | str = "python",
         sources: Iterable[SourcedGroups] = (),
-        **options: Any,
+        tool_aliases: Mapping[str, str] | None = None,
+        on_error: OnError | Mapping[HookEvent | str, OnError] | None = None,
+        execution: Mapping[HookEvent | str, Execution] | None = None,
+        stop_on_block: bool = False,
+        stop_continuation_cap: int = DEFAULT_STOP_CAP,
+        max_processes: int | None = None,
+        session_end_timeout: float = 1.5,
+        background_drain_timeout: float = 5.0,
+        fail_closed: bool = False,
+        secret_env_patterns: tuple[str, ...] = DEFAULT_SECRET_PATTERNS,
+        observers: tuple[Observer, ...] = (),
     ) -> None:
+        """Build a registry from ``hooks`` (``{event: [HookMatcher, ...]}``, registered
+        under ``source``) and loaders' ``sources``; the options are the class's (see
+        above). A name that is no option is a :class:`TypeError` naming it.
+
+        Raises:
+            RegistrationError, UnknownEventError: a bad hook, matcher, event or option.
+        """
         src = source if isinstance(source, Source) else Source(label=source)
         all_sources = tuple(sources)
         if hooks:
@@ -335,7 +358,20 @@ class HookRegistry:
                 SourcedGroups(source=src, groups=groups, diagnostics=diagnostics),
                 *all_sources,
             )
-        self.__attrs_init__(sources=all_sources, **options)
+        self.__attrs_init__(
+            sources=all_sources,
+            tool_aliases={} if tool_aliases is None else tool_aliases,
+            on_error=on_error,
+            execution={} if execution is None else execution,
+            stop_on_block=stop_on_block,
+            stop_continuation_cap=stop_continuation_cap,
+            max_processes=max_processes,
+            session_end_timeout=session_end_timeout,
+            background_drain_timeout=background_drain_timeout,
+            fail_closed=fail_closed,
+            secret_env_patterns=secret_env_patterns,
+            observers=observers,
+        )
         self._validate()
 
     def _validate(self) -> None:
@@ -434,12 +470,46 @@ class HookRegistry:
             log_errors(compiled.diagnostics, "registry")
         return cache[0]
 
-    def session(self, **kwargs: Any) -> Session:
+    def session(
+        self,
+        *,
+        session_id: str | None = None,
+        cwd: str | None = None,
+        transcript_path: str | None = None,
+        permission_mode: str | None = None,
+        project_dir: str | None = None,
+        env: Mapping[str, str] | None = None,
+        on_rewake: RewakeCallback | None = None,
+        on_background_result: BackgroundCallback | None = None,
+        observers: Sequence[Observer] = (),
+    ) -> Session:
         """Open a session: ``async with registry.session(session_id=..., cwd=...) as s``.
 
-        See :class:`~agent_hooks.Session` for the arguments.
+        Args:
+            session_id, cwd, transcript_path, permission_mode: the envelope filled into
+                every input that leaves them unset (``cwd`` defaults to the process's
+                working directory).
+            project_dir: the project root for ``CLAUDE_PROJECT_DIR`` (default: ``cwd``).
+            env: extra variables for every command hook of this session.
+            on_rewake: called (sync or async) with the reason when a background handler
+                with ``async_rewake`` blocks.
+            on_background_result: called (sync or async) with each background result as
+                it finishes, in addition to its delivery with the next dispatch.
+            observers: :class:`~agent_hooks.Observer` objects for this session, after
+                the registry's own.
         """
-        return Session(self.compile(), **kwargs)
+        return Session(
+            self.compile(),
+            session_id=session_id,
+            cwd=cwd,
+            transcript_path=transcript_path,
+            permission_mode=permission_mode,
+            project_dir=project_dir,
+            env=env,
+            on_rewake=on_rewake,
+            on_background_result=on_background_result,
+            observers=observers,
+        )
 
     def _policy(self, event: AnyEvent) -> OnError | None:
         if self.on_error is None or isinstance(self.on_error, str):

@@ -22,7 +22,7 @@ import tempfile
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from types import TracebackType
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 import anyio
 import anyio.abc
@@ -44,11 +44,16 @@ from ._matching import IfRule
 from ._observe import DispatchInfo, Observer, notify
 from ._reduce import OutputFiles, reduce_results, settle_result
 
-__all__ = ["Session"]
+__all__ = ["BackgroundCallback", "RewakeCallback", "Session"]
 
 logger = logging.getLogger("agent_hooks")
 
 O = TypeVar("O", bound=HookOutput)
+
+RewakeCallback = Callable[[str], Awaitable[None] | None]
+"""``on_rewake``: called (sync or async) with the reason of a background block."""
+BackgroundCallback = Callable[[HandlerResult], Awaitable[None] | None]
+"""``on_background_result``: called (sync or async) with each background result."""
 
 _FAILED = frozenset({Outcome.ERROR, Outcome.TIMEOUT})
 
@@ -109,18 +114,19 @@ class Session:
     The lifecycle helpers (:meth:`call_tool`, :meth:`submit_prompt`, :meth:`check_stop`,
     ...) dispatch the right events in the right order through :meth:`dispatch`; they
     are plain functions taking the session as their first argument, so a subclass
-    that overrides ``dispatch`` changes what they do too.
+    that overrides ``dispatch`` changes what they do too (they are declared ``Final``,
+    which gives type checkers their signatures: override ``dispatch``, not them).
     """
 
-    call_tool = _lifecycle.call_tool
-    submit_prompt = _lifecycle.submit_prompt
-    turn_start = _lifecycle.turn_start
-    turn_end = _lifecycle.turn_end
-    before_llm_call = _lifecycle.before_llm_call
-    after_llm_call = _lifecycle.after_llm_call
-    check_stop = _lifecycle.check_stop
-    start = _lifecycle.start
-    end = _lifecycle.end
+    call_tool: Final = _lifecycle.call_tool
+    submit_prompt: Final = _lifecycle.submit_prompt
+    turn_start: Final = _lifecycle.turn_start
+    turn_end: Final = _lifecycle.turn_end
+    before_llm_call: Final = _lifecycle.before_llm_call
+    after_llm_call: Final = _lifecycle.after_llm_call
+    check_stop: Final = _lifecycle.check_stop
+    start: Final = _lifecycle.start
+    end: Final = _lifecycle.end
 
     def __init__(
         self,
@@ -132,17 +138,17 @@ class Session:
         permission_mode: str | None = None,
         project_dir: str | None = None,
         env: Mapping[str, str] | None = None,
-        on_rewake: Callable[[str], Awaitable[None] | None] | None = None,
-        on_background_result: Callable[[HandlerResult], Awaitable[None] | None] | None = None,
+        on_rewake: RewakeCallback | None = None,
+        on_background_result: BackgroundCallback | None = None,
         observers: Sequence[Observer] = (),
     ) -> None:
         self._compiled = compiled
         self._options = compiled.registry
         self.session_id = session_id
-        self.cwd = cwd if cwd is not None else os.getcwd()
+        self.cwd: str = cwd if cwd is not None else os.getcwd()
         self.transcript_path = transcript_path
         self.permission_mode = permission_mode
-        self.project_dir = project_dir or self.cwd
+        self.project_dir: str = project_dir or self.cwd
         self._directories_checked = False  # (by the first dispatch: see directory_diagnostics)
         self.env: Mapping[str, str] = dict(env or {})
         self._on_rewake = on_rewake

@@ -65,7 +65,7 @@ class AdkHooks:
         permission: PermissionCallback | None = None,
         **session_options: Any,
     ) -> None:
-        self.registry = with_tool_aliases(registry, tool_aliases)  # compiled once
+        self.registry: HookRegistry = with_tool_aliases(registry, tool_aliases)  # compiled once
         self.tool_aliases = tool_aliases
         self.permission = permission
         self.session_options = session_options

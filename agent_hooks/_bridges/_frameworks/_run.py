@@ -184,7 +184,7 @@ class HookedRun:
             raise RegistrationError(
                 f"expected a HookRegistry, got {type(registry).__module__}.{type(registry).__qualname__}"
             )
-        self.registry = with_tool_aliases(registry, tool_aliases)
+        self.registry: HookRegistry = with_tool_aliases(registry, tool_aliases)
         self.permission = permission
         self.source = source
         self.end_reason = end_reason

@@ -53,7 +53,7 @@ class Decision(Generic[O_co]):
     shadow: tuple[HandlerResult, ...] = ()
     """Results of the handlers that ran in shadow mode, in configuration order: they
     count in :attr:`would_be`, never in :attr:`output` (nor in :attr:`results`)."""
-    would_be: O | None = None
+    would_be: O_co | None = None
     """With shadow handlers: the answer had every handler been enforcing (the fold of
     :attr:`results` and :attr:`shadow` together); ``None`` when no shadow handler ran."""
 

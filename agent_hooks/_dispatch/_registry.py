@@ -13,7 +13,7 @@ import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
-from typing import Any, Literal, Protocol, TypeAlias
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias
 
 import attrs
 
@@ -36,6 +36,9 @@ from ._compiled import (
 from ._matching import CompiledMatcher, IfRule, compile_matcher, parse_if_rule
 from ._observe import Observer
 from ._session import BackgroundCallback, RewakeCallback, Session
+
+if TYPE_CHECKING:
+    from ._audit import DecisionSink
 
 __all__ = [
     "HookEntry",
@@ -320,7 +323,7 @@ class HookRegistry:
     secret_env_patterns: tuple[str, ...] = DEFAULT_SECRET_PATTERNS
     observers: tuple[Observer, ...] = ()
     shadow: bool = False
-    decision_log: Any = None
+    decision_log: str | os.PathLike[str] | DecisionSink | None = None
     _cache: list[CompiledRegistry] = attrs.field(factory=list, init=False, eq=False, repr=False)
 
     def __init__(
@@ -340,6 +343,8 @@ class HookRegistry:
         fail_closed: bool = False,
         secret_env_patterns: tuple[str, ...] = DEFAULT_SECRET_PATTERNS,
         observers: tuple[Observer, ...] = (),
+        shadow: bool = False,
+        decision_log: str | os.PathLike[str] | DecisionSink | None = None,
     ) -> None:
         """Build a registry from ``hooks`` (``{event: [HookMatcher, ...]}``, registered
         under ``source``) and loaders' ``sources``; the options are the class's (see
@@ -371,6 +376,8 @@ class HookRegistry:
             fail_closed=fail_closed,
             secret_env_patterns=secret_env_patterns,
             observers=observers,
+            shadow=shadow,
+            decision_log=decision_log,
         )
         self._validate()
 

@@ -51,6 +51,7 @@ SHIPPED = frozenset(
         "otel.py",
         "py.typed",
         "pydantic_ai.py",
+        "semantic_kernel.py",
         "strands.py",
         "testing.py",
     }

@@ -36,6 +36,7 @@ SHIPPED = frozenset(
     {
         "__init__.py",
         "__main__.py",
+        "agno.py",
         "__pycache__",
         "_base",
         "_bridges",

@@ -47,6 +47,7 @@ SHIPPED = frozenset(
         "_wire",
         "claude_agent_sdk.py",
         "google_adk.py",
+        "haystack.py",
         "langchain.py",
         "openai_agents.py",
         "otel.py",

@@ -37,6 +37,7 @@ SHIPPED = frozenset(
         "__init__.py",
         "__main__.py",
         "agno.py",
+        "autogen.py",
         "__pycache__",
         "_base",
         "_bridges",

@@ -36,6 +36,7 @@ SHIPPED = frozenset(
     {
         "__init__.py",
         "__main__.py",
+        "agent_framework.py",
         "agno.py",
         "autogen.py",
         "__pycache__",

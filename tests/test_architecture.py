@@ -30,6 +30,12 @@ PUBLIC_FACE = {
     "agent_hooks.openai_agents",
     "agent_hooks.google_adk",
     "agent_hooks.strands",
+    # issue 33
+    "agent_hooks.semantic_kernel",
+    "agent_hooks.agno",
+    "agent_hooks.haystack",
+    "agent_hooks.autogen",
+    "agent_hooks.agent_framework",
 }
 
 

@@ -36,6 +36,9 @@ SHIPPED = frozenset(
     {
         "__init__.py",
         "__main__.py",
+        "agent_framework.py",
+        "agno.py",
+        "autogen.py",
         "__pycache__",
         "_base",
         "_bridges",
@@ -46,11 +49,13 @@ SHIPPED = frozenset(
         "_wire",
         "claude_agent_sdk.py",
         "google_adk.py",
+        "haystack.py",
         "langchain.py",
         "openai_agents.py",
         "otel.py",
         "py.typed",
         "pydantic_ai.py",
+        "semantic_kernel.py",
         "strands.py",
         "testing.py",
     }

@@ -368,7 +368,6 @@ EXPECTED: dict[str, tuple[int, str, str]] = {
     ),
     "unknown-format-cline-closed": (
         2,
-        f'{{"cancel":true,"errorMessage":"agent-hooks failed closed: unknown format \'nonsense\'; known: {KNOWN_FORMATS}"}}\n',
         json.dumps(
             {
                 "cancel": True,

@@ -89,7 +89,7 @@ def test_the_script_completes_commands_actions_options_and_choices(
     complete = COMPLETERS[shell]
     assert complete(tmp_path, ["agent-hooks", "d"]) == {"daemon", "doctor"}
     assert complete(tmp_path, ["agent-hooks", ""]) >= set(COMMANDS)
-    assert complete(tmp_path, ["agent-hooks", "daemon", "st"]) == {"status", "stop"}
+    assert complete(tmp_path, ["agent-hooks", "daemon", "st"]) == {"start", "status", "stop"}
     assert complete(tmp_path, ["agent-hooks", "run", "--no-"]) == {"--no-daemon"}
     assert complete(tmp_path, ["agent-hooks", "-v", "run", "--fail-"]) == {"--fail-closed"}
     assert complete(tmp_path, ["agent-hooks", "install", "--scope", ""]) == {"project", "user"}

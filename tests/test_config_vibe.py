@@ -110,7 +110,7 @@ def test_an_unknown_type_and_bad_toml_are_reported(tmp_path: Path) -> None:
         ("read_*", "read_file", True),
         ("read_*", "bash", False),
         ("re:(read_file|grep)", "grep", True),
-        ("re:read", "read_file", False),  # (a re: pattern matches the whole name)
+        ("re:read_fil", "read_file", False),  # (a re: pattern matches the whole name)
         ("*", "github_create_issue", True),
     ],
 )

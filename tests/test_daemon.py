@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import signal
 import socket
 import stat
@@ -23,6 +24,7 @@ from typing import Any
 
 import anyio
 import pytest
+from process_helpers import socket_dir
 
 from agent_hooks import (
     CallbackHook,
@@ -60,8 +62,7 @@ class Box:
         self.tmp = tmp
         self.project = tmp / "project"
         self.project.mkdir()
-        self.runtime = tmp / "run"
-        self.runtime.mkdir(mode=0o700)
+        self.runtime = self.socket_dir = socket_dir()
         guard = tmp / "guard.sh"
         guard.write_text(GUARD)
         guard.chmod(0o755)
@@ -167,6 +168,7 @@ class Box:
             except ProcessLookupError:
                 continue
             _wait_gone(pid)
+        shutil.rmtree(self.socket_dir, ignore_errors=True)
 
 
 def _alive(pid: int) -> bool:
@@ -628,8 +630,7 @@ async def test_background_output_reaches_the_next_answer_through_the_sdk_adapter
 def test_the_run_contract_holds_through_the_resident_server(tmp_path: Path) -> None:
     """``tests/test_cli_run.py`` again, every call answered by a resident server (each
     test's first call waits for the server it starts, instead of answering itself)."""
-    runtime = tmp_path / "run"
-    runtime.mkdir(mode=0o700)
+    runtime = socket_dir()
     env = {k: v for k, v in os.environ.items() if not k.startswith("AGENT_HOOKS_")}
     env.update(
         AGENT_HOOKS_TEST_DAEMON="1",
@@ -667,6 +668,7 @@ def test_the_run_contract_holds_through_the_resident_server(tmp_path: Path) -> N
                 except ProcessLookupError:
                     continue
                 _wait_gone(int(text))
+    shutil.rmtree(runtime, ignore_errors=True)
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
     # (the calls really went through servers: each logs, in the state directory of the
     # test that started it, how many requests it answered when it stops)

@@ -122,7 +122,7 @@ def _page_id(path: Path) -> str:
 
 def test_there_are_pages_and_every_block_has_a_known_language() -> None:
     assert len(PAGES) >= 12
-    known = {"python", "text", "json", "sh"}
+    known = {"python", "text", "json", "sh", "toml", "yaml"}
     for page in CODE_PAGES:
         for b in blocks(page.read_text(encoding="utf-8")):
             assert b.lang in known, f"{_page_id(page)}:{b.line}: code block language {b.lang!r}"

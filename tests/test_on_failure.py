@@ -29,7 +29,7 @@ import anyio.lowlevel
 import pytest
 from anyio.abc import SocketAttribute
 from test_cli_run import Workspace, answer, cmd
-from test_dialect_claude_family import HARNESSES
+from test_dialect_claude_family import HARNESSES as FAMILY
 from test_dialect_claude_family import payload as family_payload
 
 from agent_hooks import (
@@ -40,6 +40,7 @@ from agent_hooks import (
 )
 from agent_hooks._config._load import load
 from agent_hooks._handlers._kinds import model_kinds
+from agent_hooks._wire._dialects import get_dialect
 
 
 @pytest.fixture
@@ -199,6 +200,10 @@ def test_other_formats_do_not_read_on_failure(ws: Workspace) -> None:
 
 # ------------------------------------------------- the Claude-compatible family
 
+HARNESSES = [h for h in FAMILY if get_dialect(h).on_failure]
+"""The family harnesses that read Claude Code's ``onFailure`` (CodeBuddy and Devin CLI do
+not document it: there the key is an unknown field, as in the harness)."""
+
 FAMILY_FILES = {
     "factory": ".factory/hooks.json",
     "qwen": ".qwen/settings.json",
@@ -207,6 +212,8 @@ FAMILY_FILES = {
     "openhands": ".openhands/hooks.json",
     "trae": ".trae/hooks.json",
     "qoder": ".qoder/settings.json",
+    "codebuddy": ".codebuddy/settings.json",
+    "devin": ".devin/config.json",
 }
 
 

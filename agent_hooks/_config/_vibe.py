@@ -52,7 +52,8 @@ def _pattern(match: object, where: str, ctx: BuildContext) -> tuple[bool, str | 
         _drop(ctx, where, f"'match' must be a pattern, got {describe(match)}")
         return False, None
     glob = not match.startswith("re:")
-    regex = f"(?i:{fnmatch.translate(match)})" if glob else f"(?:{match[3:]})"
+    # (anchored both ends: a matcher may be searched, and Vibe matches the whole name)
+    regex = f"^(?i:{fnmatch.translate(match)})" if glob else rf"^(?:{match[3:]})\Z"
     try:
         re.compile(regex)
     except re.error as exc:

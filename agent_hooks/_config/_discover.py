@@ -17,6 +17,8 @@ import attrs
 
 from .._handlers._kinds import HandlerKinds
 from ._harness import HARNESSES, Harness, expand, file_loader, resolve
+from ._managed import OwnerRule, refuse
+from ._managed_layer import load_managed_dir
 from ._plugin import Plugin
 from ._snapshot import LoadedConfig, combine
 from ._trust import TrustArg, TrustPolicy
@@ -92,17 +94,21 @@ def load_harness(
         if loc.count_up and prec is not None:
             prec, counted = prec + counted, counted + 1
         sees_project = loc.scope in ("project", "local") or harness.user_scope_sees_project
-        parts.append(
-            loader(
-                path,
-                scope=loc.scope,
-                project_dir=pdir if sees_project else None,
-                precedence=prec,
-                trust=policy,
-                kinds=kinds,
-                **{k: extras[k] for k in fmt.extras},
-            )
+        config = loader(
+            path,
+            scope=loc.scope,
+            project_dir=pdir if sees_project else None,
+            precedence=prec,
+            trust=policy,
+            kinds=kinds,
+            **{k: extras[k] for k in fmt.extras},
         )
+        if loc.scope == "managed" and config.files:
+            # (a managed file anyone can write is no policy: refused, never honoured)
+            problem = OwnerRule().problem(path)
+            if problem is not None:
+                config = refuse(config, problem)
+        parts.append(config)
     return combine(parts)
 
 
@@ -121,9 +127,14 @@ def discover(
     docker_config_dir: str | os.PathLike[str] | None = None,
     docker_cli_hooks: Mapping[str, Sequence[str] | str] | None = None,
     codex_home: str | os.PathLike[str] | None = None,
+    managed_dir: str | os.PathLike[str] | None = None,
 ) -> LoadedConfig:
-    """Load every standard hook location for ``project_dir`` and ``home``: each
+    """Load every standard hook location for ``project_dir`` and ``home``: agent_hooks's
+    own managed layer first (``managed_dir``; default ``$AGENT_HOOKS_MANAGED_DIR``, else
+    ``/etc/agent-hooks/managed.d``: docs/rollout.md, "Managed hooks"), then each
     harness row's (:data:`~._harness.HARNESSES`, in order) that ``ecosystems`` names.
+    Managed files load only when root owns them and no one else can write them; no
+    other file switches their hooks off.
 
     Args:
         project_dir: the project root (``None``: user-level locations only).
@@ -141,6 +152,7 @@ def discover(
             :func:`docker_config_dir`).
         docker_cli_hooks: ``--hook-*`` additions, ``{"pre_tool_use": ["cmd"]}``.
         codex_home: Codex's home (default ``$CODEX_HOME`` or ``~/.codex``).
+        managed_dir: agent_hooks's own managed directory (its ``*.json`` files, by name).
 
     Raises:
         ValueError: an unknown ecosystem name.
@@ -159,22 +171,32 @@ def discover(
         "docker_cli_hooks": docker_cli_hooks,
         "codex_home": codex_home,
     }
+    own = load_managed_dir(managed_dir, trust=policy, kinds=kinds)
     result = combine(
-        load_harness(
-            h,
-            project_dir,
-            home=home,
-            trust=policy,
-            kinds=kinds,
-            **{theirs: given[ours] for ours, theirs in h.options.items()},
-        )
-        for h in HARNESSES.values()
-        if h.name in ecosystems
+        [own]
+        + [
+            load_harness(
+                h,
+                project_dir,
+                home=home,
+                trust=policy,
+                kinds=kinds,
+                **{theirs: given[ours] for ours, theirs in h.options.items()},
+            )
+            for h in HARNESSES.values()
+            if h.name in ecosystems
+        ]
     )
 
     def recipe() -> LoadedConfig:
         return discover(
-            project_dir, home=home, trust=policy, kinds=kinds, ecosystems=ecosystems, **given
+            project_dir,
+            home=home,
+            trust=policy,
+            kinds=kinds,
+            ecosystems=ecosystems,
+            managed_dir=managed_dir,
+            **given,
         )
 
     return attrs.evolve(result, recipe=recipe)

@@ -17,7 +17,6 @@ used: ``agent-hooks run`` with one file imports only that file's loader.
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -84,7 +83,9 @@ class Location:
     """``project``, ``home`` or ``system`` (``path`` is then absolute)."""
     env: str | None = None
     """A variable that, when set, replaces the first directory of ``path`` under home
-    (``FACTORY_HOME_OVERRIDE`` for ``.factory``)."""
+    (``FACTORY_HOME_OVERRIDE`` for ``.factory``); for a system location, the directory
+    that holds the file (or glob). ``AGENT_HOOKS_SYSTEM_ROOT`` moves every system
+    location (:func:`~._managed.system_path`)."""
     darwin: str | None = None
     """The system path on macOS."""
     windows: str | None = None
@@ -97,11 +98,9 @@ class Location:
         if self.root == "project":
             return Path(project_dir) / self.path if project_dir is not None else None
         if self.root == "system":
-            if sys.platform == "darwin" and self.darwin:
-                return Path(self.darwin)
-            if os.name == "nt" and self.windows:  # pragma: no cover
-                return Path(self.windows)
-            return Path(self.path)
+            from ._managed import system_path
+
+            return system_path(self.path, darwin=self.darwin, windows=self.windows, env=self.env)
         rest = self.path.partition("/")[2]
         override = os.environ.get(self.env) if self.env else None
         return Path(override) / rest if override else home / self.path
@@ -1153,8 +1152,11 @@ def file_loader(fmt: str) -> Callable[..., Any]:
 
 
 def loading_env() -> tuple[str, ...]:
-    """Every environment variable some harness's loaders read."""
-    return tuple(dict.fromkeys(v for h in HARNESSES.values() for v in h.env))
+    """Every environment variable some harness's loaders read, and those that move or
+    judge managed files (:data:`~._managed.MANAGED_ENV`)."""
+    from ._managed import MANAGED_ENV
+
+    return tuple(dict.fromkeys((*(v for h in HARNESSES.values() for v in h.env), *MANAGED_ENV)))
 
 
 def expand(

@@ -200,7 +200,9 @@ def add_hel_trust_option(parser: argparse.ArgumentParser) -> None:
 
 
 def load_hooks(args: argparse.Namespace, project: str | None) -> tuple[LoadedConfig, list[str]]:
-    """The configuration ``args`` name, and the ``--config`` paths that do not exist.
+    """The configuration ``args`` name, after agent_hooks's own managed layer
+    (:func:`~agent_hooks._config._managed.load_managed_dir`, always), and the
+    ``--config`` paths that do not exist.
 
     Raises:
         ValueError: an unknown ``--format``.
@@ -221,6 +223,11 @@ def load_hooks(args: argparse.Namespace, project: str | None) -> tuple[LoadedCon
         from ..._config._discover import discover
 
         parts.append(discover(project, home=args.home, trust=policy))
+    else:
+        # agent_hooks's own managed layer loads on every call (discover loads it too)
+        from ..._config._managed_layer import load_managed_dir
+
+        parts.append(load_managed_dir(trust=policy))
     for path in args.config:
         config = load(
             path,

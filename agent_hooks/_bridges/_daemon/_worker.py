@@ -378,6 +378,7 @@ class WorkerHost:
         if kept is not None and kept[1].unchanged():
             self._loads.move_to_end(key)
             return kept[0]
+        from ..._config._managed import managed_dir
         from ..._config._trust import TrustStore
 
         started = now_ns()
@@ -388,6 +389,7 @@ class WorkerHost:
         # server compares their signatures before every call)
         seen = {p for p in seen if p is None or not (p.startswith(self._skip) or p.endswith(".pyc"))}
         seen.update(args.config)
+        seen.add(str(managed_dir()))  # (looked at on every call, even while it is absent)
         seen.add(str(TrustStore(args.trust_store).path if args.trust_store else TrustStore().path))
         stamps = Stamps.taken(seen, started)
         if stamps is None:

@@ -1,0 +1,335 @@
+"""agent_hooks's own managed layer (``/etc/agent-hooks/managed.d``, moved here by
+``AGENT_HOOKS_MANAGED_DIR``): root-owned files load first as managed hooks, through
+``discover()`` and ``agent-hooks run`` (in-process and through the resident server), and
+no project or user file switches them off; a file anyone else can change, a link to
+one, or a half-written file is refused with a diagnostic, and blocks under
+``--fail-closed``.
+
+The tests make their own uid the managed owner (``AGENT_HOOKS_MANAGED_OWNER``) when
+they want a file to pass, and a uid that is not theirs (``chown`` as root; their own as
+any other user) when they want it to fail: they never touch the real /etc."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cli_inprocess import cli_in_process
+from process_helpers import socket_dir
+
+import agent_hooks
+from agent_hooks import DiagnosticCode, HookEvent
+from agent_hooks._base._version import VERSION
+from agent_hooks._bridges._daemon._protocol import (
+    pack,
+    private_dir,
+    read_frame,
+    server_key,
+    server_paths,
+)
+
+ME = os.getuid()
+OTHER = 4242
+PY = sys.executable
+
+DENY = {
+    "hooks": {
+        "PreToolUse": [
+            {
+                "matcher": "Bash",
+                "hooks": [{"type": "command", "command": "echo managed says no >&2; exit 2"}],
+            }
+        ]
+    }
+}
+
+
+def _write(path: Path, doc: Any, mode: int = 0o644) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(doc if isinstance(doc, str) else json.dumps(doc))
+    path.chmod(mode)
+    return path
+
+
+def not_mine(path: Path) -> None:
+    """Make ``path`` a file the managed rule refuses by owner: another uid's as root;
+    as anyone else it is theirs already (not root's; no owner variable is set)."""
+    if ME == 0:
+        os.chown(path, OTHER, -1, follow_symlinks=False)
+
+
+class Machine:
+    """A managed directory, a project and a home of their own, and the environment
+    that points agent_hooks at them."""
+
+    def __init__(self, tmp: Path) -> None:
+        self.tmp = tmp
+        self.managed = tmp / "managed.d"
+        self.managed.mkdir(mode=0o755)
+        self.managed.chmod(0o755)
+        self.project = tmp / "project"
+        (self.project / ".git").mkdir(parents=True)
+        self.home = tmp / "home"
+        self.home.mkdir()
+        self.env = {
+            k: v
+            for k, v in os.environ.items()
+            if not k.startswith(("CLAUDE_", "AGENT_HOOKS_", "CODEX_", "XDG_"))
+        }
+        self.env.update(
+            HOME=str(self.home),
+            XDG_STATE_HOME=str(tmp / "state"),
+            XDG_CONFIG_HOME=str(self.home / ".config"),
+            AGENT_HOOKS_MANAGED_DIR=str(self.managed),
+            AGENT_HOOKS_MANAGED_OWNER=str(ME),
+            AGENT_HOOKS_NO_DAEMON="1",
+        )
+
+    def payload(self, command: str = "rm -rf /") -> str:
+        return json.dumps(
+            {
+                "hook_event_name": "PreToolUse",
+                "session_id": "s-1",
+                "cwd": str(self.project),
+                "tool_name": "Bash",
+                "tool_input": {"command": command},
+            }
+        )
+
+    def project_settings(self, doc: dict[str, Any]) -> Path:
+        return _write(self.project / ".claude" / "settings.json", doc)
+
+    def run(
+        self, *args: str, env: dict[str, str] | None = None
+    ) -> subprocess.CompletedProcess[str]:
+        return cli_in_process(
+            ["run", *args], env=env or self.env, cwd=self.tmp, input=self.payload()
+        )
+
+
+@pytest.fixture
+def machine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Machine:
+    m = Machine(tmp_path)
+    for name in ("AGENT_HOOKS_MANAGED_DIR", "AGENT_HOOKS_MANAGED_OWNER"):
+        monkeypatch.setenv(name, m.env[name])
+    return m
+
+
+def denied(proc: subprocess.CompletedProcess[str]) -> bool:
+    answer = json.loads(proc.stdout or "{}")
+    specific = answer.get("hookSpecificOutput", {})
+    return specific.get("permissionDecision") == "deny" or answer.get("decision") == "block"
+
+
+ALLOW_ALL = {
+    "disableAllHooks": True,
+    "hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "true"}]}]},
+}
+
+
+# ------------------------------------------------------------------ discover()
+
+
+def test_discover_loads_managed_files_first_as_managed(machine: Machine) -> None:
+    _write(machine.managed / "20-audit.json", DENY)
+    _write(machine.managed / "10-guard.json", DENY)
+    _write(machine.managed / "notes.txt", "not a hook file")
+    config = agent_hooks.discover(machine.project, home=machine.home, trust=False)
+    managed = [f for f in config.files if f.scope == "managed"]
+    assert [(Path(f.path).name, f.precedence, f.status, f.trust) for f in managed] == [
+        ("10-guard.json", 50, "loaded", "not-needed"),
+        ("20-audit.json", 51, "loaded", "not-needed"),
+    ]
+    assert config.files[:2] == tuple(managed)
+
+
+def test_a_project_file_that_disables_all_hooks_leaves_managed_hooks_on(machine: Machine) -> None:
+    _write(machine.managed / "guard.json", DENY)
+    machine.project_settings(ALLOW_ALL)
+    config = agent_hooks.discover(machine.project, home=machine.home, trust=True)
+    by_name = {Path(f.path).name: f.status for f in config.files}
+    assert by_name == {"guard.json": "loaded", "settings.json": "disabled"}
+    nodes = config.registry().compile().nodes[HookEvent.PRE_TOOL_USE]
+    assert [n.node.name for n in nodes] == ["echo managed says no >&2; exit 2"]
+
+
+# ------------------------------------------------------------------ agent-hooks run
+
+
+@pytest.mark.parametrize("how", ["--config", "--discover"])
+def test_run_still_denies_when_a_project_file_disables_all_hooks(
+    machine: Machine, how: str
+) -> None:
+    _write(machine.managed / "guard.json", DENY)
+    settings = machine.project_settings(ALLOW_ALL)
+    args = ["--config", str(settings)] if how == "--config" else ["--discover"]
+    proc = machine.run(*args, "--trust-project-hooks", "--project-dir", str(machine.project))
+    assert proc.returncode == 0, proc.stderr
+    assert denied(proc), proc.stdout
+
+
+def test_run_without_managed_files_allows(machine: Machine) -> None:
+    proc = machine.run("--discover", "--project-dir", str(machine.project))
+    assert proc.returncode == 0 and not denied(proc), (proc.stdout, proc.stderr)
+
+
+@pytest.mark.parametrize(
+    ("file_mode", "dir_mode", "why"),
+    [
+        (0o666, 0o755, "the file is writable by its group or by others"),
+        (0o644, 0o777, "its directory is writable by its group or by others"),
+    ],
+)
+def test_a_managed_file_others_can_write_is_refused(
+    machine: Machine, file_mode: int, dir_mode: int, why: str
+) -> None:
+    path = _write(machine.managed / "guard.json", DENY, file_mode)
+    machine.managed.chmod(dir_mode)
+    config = agent_hooks.discover(machine.project, home=machine.home, trust=False)
+    (file,) = config.files
+    assert (file.scope, file.status, file.handlers) == ("managed", "untrusted", 0)
+    (diag,) = config.diagnostics
+    assert diag.code is DiagnosticCode.UNTRUSTED and why in diag.message
+    assert diag.source == str(path)
+    assert config.registry().compile().nodes.get(HookEvent.PRE_TOOL_USE, ()) == ()
+    proc = machine.run("--project-dir", str(machine.project))
+    assert not denied(proc) and "managed hook file refused" in proc.stderr
+
+
+def test_a_managed_file_of_another_owner_is_refused(machine: Machine) -> None:
+    path = _write(machine.managed / "guard.json", DENY)
+    not_mine(path)
+    env = {k: v for k, v in machine.env.items() if k != "AGENT_HOOKS_MANAGED_OWNER"}
+    proc = machine.run("--project-dir", str(machine.project), env=env)
+    assert not denied(proc)
+    assert "managed hook file refused: the file is owned by uid" in proc.stderr
+    # under --fail-closed a managed file that did not load blocks
+    proc = machine.run("--project-dir", str(machine.project), "--fail-closed", env=env)
+    assert proc.returncode == 2 and "was not loaded (untrusted)" in proc.stderr
+
+
+def test_a_link_to_a_user_file_is_not_managed(machine: Machine) -> None:
+    target = _write(machine.tmp / "mine" / "guard.json", DENY)
+    not_mine(target)
+    (machine.managed / "guard.json").symlink_to(target)
+    env = {k: v for k, v in machine.env.items() if k != "AGENT_HOOKS_MANAGED_OWNER"}
+    if ME == 0:
+        proc = machine.run("--project-dir", str(machine.project), env=env)
+        assert "the file the link points to is owned by uid 4242" in proc.stderr
+    else:
+        proc = machine.run("--project-dir", str(machine.project), env=env)
+        assert "managed hook file refused" in proc.stderr
+    assert not denied(proc)
+
+
+def test_a_link_into_a_writable_directory_is_not_managed(machine: Machine) -> None:
+    shared = machine.tmp / "shared"
+    shared.mkdir()
+    shared.chmod(0o777)
+    target = _write(shared / "guard.json", DENY)
+    (machine.managed / "guard.json").symlink_to(target)
+    proc = machine.run("--project-dir", str(machine.project))
+    assert "its directory is writable by its group or by others" in proc.stderr
+    assert not denied(proc)
+
+
+def test_a_half_written_managed_file_is_diagnosed_and_blocks_when_failing_closed(
+    machine: Machine,
+) -> None:
+    _write(machine.managed / "guard.json", '{"hooks": {"PreToolUse": [{"matcher": "Ba')
+    config = agent_hooks.discover(machine.project, home=machine.home, trust=False)
+    (file,) = config.files
+    assert (file.scope, file.status) == ("managed", "invalid")
+    assert any(d.code is DiagnosticCode.CONFIG_READ_FAILED for d in config.errors)
+    proc = machine.run("--project-dir", str(machine.project), "--fail-closed")
+    assert proc.returncode == 2, (proc.stdout, proc.stderr)
+    assert "guard.json was not loaded (invalid)" in proc.stderr
+
+
+def test_an_absent_managed_directory_changes_nothing(machine: Machine) -> None:
+    env = {**machine.env, "AGENT_HOOKS_MANAGED_DIR": str(machine.tmp / "none")}
+    proc = machine.run("--project-dir", str(machine.project), "--fail-closed", env=env)
+    assert proc.returncode == 0 and proc.stdout.strip() in ("", "{}"), proc.stderr
+
+
+# ------------------------------------------------------------------ the resident server
+
+
+@pytest.fixture
+def resident(machine: Machine) -> Iterator[dict[str, str]]:
+    runtime = socket_dir()
+    env = {k: v for k, v in machine.env.items() if k != "AGENT_HOOKS_NO_DAEMON"}
+    env.update(XDG_RUNTIME_DIR=str(runtime), AGENT_HOOKS_DAEMON_IDLE="60")
+    try:
+        yield env
+    finally:
+        for lock in runtime.rglob("*.lock"):
+            text = lock.read_text().strip()
+            if text.isdigit():
+                try:
+                    os.kill(int(text), signal.SIGTERM)
+                except ProcessLookupError:
+                    pass
+        shutil.rmtree(runtime, ignore_errors=True)
+
+
+def _wait_for_server(env: dict[str, str]) -> None:
+    directory = private_dir(env)
+    assert directory is not None
+    path = server_paths(directory, server_key(VERSION))[0]
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        sock.settimeout(10)
+        try:
+            sock.connect(path)
+            sock.sendall(pack(b"T", []))
+            read_frame(sock)
+            return
+        except (OSError, ValueError):
+            time.sleep(0.05)  # (the server is starting)
+        finally:
+            sock.close()
+    raise AssertionError("no resident server came up")
+
+
+def _through_server(machine: Machine, env: dict[str, str], *args: str) -> Any:
+    proc = subprocess.run(
+        [PY, "-m", "agent_hooks", "run", "--report", *args],
+        input=machine.payload(),
+        capture_output=True,
+        text=True,
+        cwd=machine.tmp,
+        env=env,
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+def test_the_resident_server_honours_managed_hooks_and_sees_them_change(
+    machine: Machine, resident: dict[str, str]
+) -> None:
+    settings = machine.project_settings(ALLOW_ALL)
+    args = ("--config", str(settings), "--trust-project-hooks")
+    first = _through_server(machine, resident, *args)
+    assert first["decision"] == {}, first
+    _wait_for_server(resident)
+    _write(machine.managed / "guard.json", DENY)
+    second = _through_server(machine, resident, *args)
+    assert second["resident"] is True, second
+    assert second["decision"]["hookSpecificOutput"]["permissionDecision"] == "deny", second
+    (machine.managed / "guard.json").unlink()
+    third = _through_server(machine, resident, *args)
+    assert third["resident"] is True and third["decision"] == {}, third

@@ -11,6 +11,7 @@ any other user) when they want it to fail: they never touch the real /etc."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -276,10 +277,8 @@ def resident(machine: Machine) -> Iterator[dict[str, str]]:
         for lock in runtime.rglob("*.lock"):
             text = lock.read_text().strip()
             if text.isdigit():
-                try:
+                with contextlib.suppress(ProcessLookupError):
                     os.kill(int(text), signal.SIGTERM)
-                except ProcessLookupError:
-                    pass
         shutil.rmtree(runtime, ignore_errors=True)
 
 

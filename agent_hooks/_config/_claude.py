@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -27,6 +28,7 @@ from .._handlers._kinds import HandlerKinds
 from .._wire._dialects import CLAUDE, Dialect
 from ._claude_format import settings_builder, settings_probe
 from ._common import PRECEDENCE, Built, HookFile, disable_config, file_project
+from ._managed import OwnerRule, refuse
 from ._snapshot import LoadedConfig, combine
 from ._trust import TrustArg, TrustPolicy
 
@@ -113,11 +115,16 @@ def load_claude(
     """Every Claude Code hook location, with ``disableAllHooks`` and
     ``allowManagedHooksOnly`` applied across them.
 
+    Managed policy is ``managed_policy`` when given, else the system's
+    ``managed-settings.json`` (``/etc/claude-code/``; macOS ``/Library/Application
+    Support/ClaudeCode/``; Windows ``C:\\Program Files\\ClaudeCode\\``), which loads only
+    when root owns it and no one else can write it (:class:`~._managed.OwnerRule`);
+    then the ``managed-settings.d/*.json`` drop-ins beside it, by name (same rule).
+    Their hooks all load; for a flag, the last managed file that sets it wins.
+
     ``disable_all_hooks`` plays the part of ``--settings '{"disableAllHooks": ...}'``:
     above project, local and user settings, below managed policy.
     """
-    from pathlib import Path
-
     from ._plugin import Plugin, load_claude_plugin
 
     policy = TrustPolicy.coerce(trust)
@@ -132,8 +139,31 @@ def load_claude(
         )
         entries.append((scope, cfg, _flags(built), None))
 
-    if managed_policy is not None:
-        settings(managed_policy, "managed")
+    def managed(path: Path, precedence: int, judged: bool) -> None:
+        cfg, built = _SETTINGS.load_as(
+            path,
+            scope="managed",
+            project_dir=None,
+            precedence=precedence,
+            trust=policy,
+            kinds=kinds,
+        )
+        problem = OwnerRule().problem(path) if judged and cfg.files else None
+        if problem is not None:  # (refused: none of its flags counts)
+            entries.append(("managed", refuse(cfg, problem), {}, None))
+        else:
+            entries.append(("managed", cfg, _flags(built), None))
+
+    # Managed policy: the named file, else the system's (owner-checked); then the
+    # drop-ins of managed-settings.d/ beside it, by name (later files win a flag).
+    base = Path(managed_policy) if managed_policy is not None else _system_managed()
+    judged = managed_policy is None
+    if base is not None:
+        managed(base, PRECEDENCE["managed"], judged)
+        dropins = base.parent / "managed-settings.d"
+        if dropins.is_dir():
+            for i, f in enumerate(sorted(dropins.glob("*.json")), start=1):
+                managed(f, PRECEDENCE["managed"] + i, judged)
     if pdir is not None:
         for scope, name in (("project", "settings.json"), ("local", "settings.local.json")):
             path = os.path.join(pdir, ".claude", name)
@@ -150,17 +180,20 @@ def load_claude(
         return cfg.files[0].path if cfg.files else None
 
     # disableAllHooks: the value of the highest-precedence place that sets it wins.
+    # (managed files: the last that sets it wins, drop-ins over the base file)
     chain: list[tuple[str, bool | None, str | None]] = []
     for scope in ("managed", "override", "local", "project", "user"):
         if scope == "override":
             chain.append((scope, disable_all_hooks, None))
-        for s, cfg, flags, _ in entries:
-            if s == scope:
-                chain.append((s, flags.get("disableAllHooks"), label(cfg)))
+        found = [(s, f.get("disableAllHooks"), label(c)) for s, c, f, _ in entries if s == scope]
+        chain += reversed(found) if scope == "managed" else found
     decided = next(((s, v, where) for s, v, where in chain if v is not None), None)
-    managed_only = any(
-        s == "managed" and flags.get("allowManagedHooksOnly") is True for s, _, flags, _ in entries
-    )
+    set_by_managed = [
+        f["allowManagedHooksOnly"]
+        for s, _, f, _ in entries
+        if s == "managed" and f.get("allowManagedHooksOnly") is not None
+    ]
+    managed_only = bool(set_by_managed) and set_by_managed[-1] is True
 
     out: list[LoadedConfig] = []
     for scope, cfg, flags, owner in entries:
@@ -187,6 +220,17 @@ def load_claude(
     result = combine(out)
 
     return result
+
+
+def _system_managed() -> Path | None:
+    """Claude Code's system ``managed-settings.json`` (the ``claude`` row's managed
+    location, :func:`~._managed.system_path`); ``None`` when the row has none."""
+    from ._harness import HARNESSES
+
+    for loc in HARNESSES["claude"].locations:
+        if loc.scope == "managed" and not loc.path.endswith("*.json"):
+            return loc.place(None, Path.home())
+    return None
 
 
 def _same(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:

@@ -44,9 +44,11 @@ from ._common import (
     decode_json,
     decode_text,
     describe,
+    disable_config,
     json_has_hooks,
     parse_hooks_mapping,
 )
+from ._managed import OwnerRule, refuse
 from ._snapshot import LoadedConfig, combine
 from ._trust import TrustArg, TrustPolicy
 
@@ -204,17 +206,127 @@ def codex_home(home: str | os.PathLike[str] | None = None) -> Path:
     return (Path(home) if home is not None else Path.home()) / ".codex"
 
 
+_MANAGED_KEYS = frozenset({"managed_dir", "windows_managed_dir", "state"})
+"""Keys of ``requirements.toml``'s ``[hooks]`` table that are no event."""
+
+
+def requirements_builder(data: bytes, ctx: BuildContext) -> Built:
+    """Builder of ``requirements.toml``: its inline ``[hooks]`` event tables (managed
+    hooks), and in ``flags`` what matters across files: ``allow_managed_hooks_only``,
+    ``hooks`` (``[features].hooks``, or its deprecated alias ``codex_hooks``) and
+    ``managed_dir`` (``[hooks] managed_dir``, ``windows_managed_dir`` on Windows)."""
+    try:
+        doc = _toml().loads(decode_text(data, ctx) or "")
+    except Exception as exc:  # (TOMLDecodeError, or text that did not decode)
+        ctx.report(DiagnosticCode.CONFIG_READ_FAILED, f"invalid TOML: {exc}; file skipped")
+        return Built()
+    check_document(doc)
+    built = Built()
+    features = doc.get("features")
+    features = features if isinstance(features, Mapping) else {}
+    for flag, value, where in (
+        (
+            "allow_managed_hooks_only",
+            doc.get("allow_managed_hooks_only"),
+            "allow_managed_hooks_only",
+        ),
+        ("hooks", features.get("hooks", features.get("codex_hooks")), "features.hooks"),
+    ):
+        if isinstance(value, bool):
+            built.flags[flag] = value
+        elif value is not None:
+            ctx.report(
+                DiagnosticCode.INVALID_CONFIG,
+                f"{where!r} must be true or false, got {describe(value)}; ignored",
+                location=where,
+            )
+    hooks = doc.get("hooks")
+    if hooks is None:
+        return built
+    if not isinstance(hooks, Mapping):
+        ctx.report(
+            DiagnosticCode.INVALID_CONFIG,
+            f"'hooks' must be a table, got {describe(hooks)}; ignored",
+            location="hooks",
+        )
+        return built
+    key = "windows_managed_dir" if os.name == "nt" else "managed_dir"
+    if isinstance(hooks.get(key), str):
+        built.flags["managed_dir"] = hooks[key]
+    events = {k: v for k, v in hooks.items() if k not in _MANAGED_KEYS}
+    if events and not _duplicate_windows_command(events, ctx):
+        built.groups = parse_hooks_mapping(events, "hooks", ctx)
+    return built
+
+
+REQUIREMENTS_FILE = HookFile(
+    format="codex-toml",
+    dialect=CODEX,
+    builder=requirements_builder,
+    scope_given_keeps_project=True,
+)
+
+
+def _system_requirements() -> Path | None:
+    from ._harness import HARNESSES
+
+    for loc in HARNESSES["codex"].locations:
+        if loc.scope == "managed":
+            return loc.place(None, Path.home())
+    return None
+
+
+def _load_managed(
+    requirements: Path, judged: bool, trust: TrustPolicy, kinds: HandlerKinds | None
+) -> tuple[list[LoadedConfig], dict[str, Any]]:
+    """``requirements.toml`` and the ``hooks.json`` of its ``managed_dir``: managed hooks
+    when they pass the owner rule (``judged``), and the requirements' flags (none from a
+    refused file)."""
+    cfg, built = REQUIREMENTS_FILE.load_as(
+        requirements, scope="managed", project_dir=None, precedence=100, trust=trust, kinds=kinds
+    )
+    problem = OwnerRule().problem(requirements) if judged and cfg.files else None
+    if problem is not None:
+        return [refuse(cfg, problem)], {}
+    flags = dict(built.flags) if built is not None else {}
+    parts = [_drop_empty_toml(cfg)]
+    where = flags.get("managed_dir")
+    if isinstance(where, str):
+        path = (requirements.parent / os.path.expanduser(where)) / "hooks.json"
+        hooks, _ = _JSON.load_as(
+            path, scope="managed", project_dir=None, precedence=101, trust=trust, kinds=kinds
+        )
+        problem = OwnerRule().problem(path) if judged and hooks.files else None
+        parts.append(refuse(hooks, problem) if problem is not None else hooks)
+    return parts, flags
+
+
 def load_codex_dir(
     project_dir: str | os.PathLike[str] | None = None,
     *,
     home: str | os.PathLike[str] | None = None,
     codex_home_dir: str | os.PathLike[str] | None = None,
+    requirements: str | os.PathLike[str] | None = None,
     trust: TrustArg = None,
     kinds: HandlerKinds | None = None,
 ) -> LoadedConfig:
-    """Codex's layers: the project's ``.codex/`` (trusted only), then ``$CODEX_HOME``."""
+    """Codex's layers: managed requirements, the project's ``.codex/`` (trusted only),
+    then ``$CODEX_HOME``.
+
+    Managed: ``requirements`` when given, else the system's ``requirements.toml``
+    (``/etc/codex/requirements.toml``; it loads only when root owns it and no one else
+    can write it, :class:`~._managed.OwnerRule`): its inline ``[hooks]`` tables and the
+    ``hooks.json`` of its ``[hooks] managed_dir`` are managed hooks (trusted by policy).
+    ``allow_managed_hooks_only = true`` switches the project's and the user's hooks
+    off; ``[features].hooks = false`` switches every Codex hook off, managed ones too.
+    """
     policy = TrustPolicy.coerce(trust)
     user_dir = Path(codex_home_dir) if codex_home_dir is not None else codex_home(home)
+    managed: list[LoadedConfig] = []
+    flags: dict[str, Any] = {}
+    required = Path(requirements) if requirements is not None else _system_requirements()
+    if required is not None:
+        managed, flags = _load_managed(required, requirements is None, policy, kinds)
     parts = []
     if project_dir is not None:
         pdir = Path(project_dir) / ".codex"
@@ -235,9 +347,19 @@ def load_codex_dir(
                 user_dir / name, scope="user", project_dir=project_dir, trust=policy, kinds=kinds
             )
         )
-    result = _drop_empty_toml(combine(parts))
-
-    return result
+    others = _drop_empty_toml(combine(parts))
+    every = combine([*managed, others])
+    if flags.get("hooks") is False:
+        return disable_config(
+            every, "[features].hooks is false in requirements.toml", DiagnosticCode.HOOKS_DISABLED
+        )
+    if flags.get("allow_managed_hooks_only") is True:
+        others = disable_config(
+            others,
+            "allow_managed_hooks_only is true in requirements.toml",
+            DiagnosticCode.HOOKS_DISABLED,
+        )
+    return combine([*managed, others])
 
 
 def _drop_empty_toml(config: LoadedConfig) -> LoadedConfig:

@@ -58,6 +58,7 @@ from ._common import (
     json_declares,
     json_has_hooks,
 )
+from ._managed import OwnerRule, system_path
 from ._native_format import bind_native, scaled_timeout
 from ._snapshot import LoadedConfig, combine
 from ._trust import TrustArg, TrustPolicy
@@ -386,14 +387,16 @@ def _refuse_policy(config: LoadedConfig, problem: str) -> LoadedConfig:
 
 
 def _load_policy(
-    path: Path, precedence: int, owner: int | None, trust: TrustPolicy, kinds: Any
+    path: Path, precedence: int, owner: int | OwnerRule | None, trust: TrustPolicy, kinds: Any
 ) -> LoadedConfig:
     """One policy file: managed (no folder trust asked), its own ``disableAllHooks``
     ignored with a note (policy hooks ignore it wherever it is set)."""
-    problem = _policy_problem(path, owner) if owner is not None else None
-    config, built = _HOOKS.load(
-        os.fspath(path), "managed", None, precedence, trust, kinds, None
-    )
+    if isinstance(owner, OwnerRule):
+        found = owner.problem(path)
+        problem = f"fails the managed-file rule ({found})" if found is not None else None
+    else:
+        problem = _policy_problem(path, owner) if owner is not None else None
+    config, built = _HOOKS.load(os.fspath(path), "managed", None, precedence, trust, kinds, None)
     if problem is not None:
         return _refuse_policy(config, problem)
     if built is not None and built.flags.get("disableAllHooks") is True:
@@ -434,8 +437,18 @@ def load_copilot_dir(
     ``disableAllHooks: true`` switches off all but policy hooks."""
     policy = TrustPolicy.coerce(trust)
     user = Path(copilot_home_dir) if copilot_home_dir is not None else copilot_home(home)
-    policy_path = Path(policy_dir) if policy_dir is not None else Path(POLICY_DIR)
-    owner = (POLICY_OWNER if policy_owner is None else policy_owner) if require_root_policy else None
+    policy_path = (
+        Path(policy_dir)
+        if policy_dir is not None
+        else system_path(POLICY_DIR, windows="C:/ProgramData/GitHub/Copilot/policy.d")
+    )
+    owner: int | OwnerRule | None = None
+    if require_root_policy:
+        # (root by default, as OwnerRule judges every managed file: AGENT_HOOKS_MANAGED_OWNER
+        # adds an owner; a caller's policy_owner is the only one)
+        owner = OwnerRule() if policy_owner is None and POLICY_OWNER == 0 else policy_owner
+        if owner is None:
+            owner = POLICY_OWNER
     managed: list[LoadedConfig] = []
     if policy_path.is_dir():
         for i, f in enumerate(sorted(policy_path.glob("*.json"))):

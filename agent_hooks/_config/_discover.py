@@ -127,6 +127,7 @@ def discover(
     docker_config_dir: str | os.PathLike[str] | None = None,
     docker_cli_hooks: Mapping[str, Sequence[str] | str] | None = None,
     codex_home: str | os.PathLike[str] | None = None,
+    codex_requirements: str | os.PathLike[str] | None = None,
     managed_dir: str | os.PathLike[str] | None = None,
 ) -> LoadedConfig:
     """Load every standard hook location for ``project_dir`` and ``home``: agent_hooks's
@@ -152,6 +153,8 @@ def discover(
             :func:`docker_config_dir`).
         docker_cli_hooks: ``--hook-*`` additions, ``{"pre_tool_use": ["cmd"]}``.
         codex_home: Codex's home (default ``$CODEX_HOME`` or ``~/.codex``).
+        codex_requirements: Codex's managed ``requirements.toml`` (default: the
+            system's, ``/etc/codex/requirements.toml``, owner-checked).
         managed_dir: agent_hooks's own managed directory (its ``*.json`` files, by name).
 
     Raises:
@@ -170,6 +173,7 @@ def discover(
         "docker_config_dir": docker_config_dir,
         "docker_cli_hooks": docker_cli_hooks,
         "codex_home": codex_home,
+        "codex_requirements": codex_requirements,
     }
     own = load_managed_dir(managed_dir, trust=policy, kinds=kinds)
     result = combine(

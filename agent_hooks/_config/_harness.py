@@ -314,6 +314,20 @@ class Harness:
 
 
 _CLAUDE_FILES = (
+    Location(
+        "/etc/claude-code/managed-settings.json",
+        "managed",
+        root="system",
+        darwin="/Library/Application Support/ClaudeCode/managed-settings.json",
+        windows="C:/Program Files/ClaudeCode/managed-settings.json",
+    ),
+    Location(
+        "/etc/claude-code/managed-settings.d/*.json",
+        "managed",
+        root="system",
+        darwin="/Library/Application Support/ClaudeCode/managed-settings.d/*.json",
+        windows="C:/Program Files/ClaudeCode/managed-settings.d/*.json",
+    ),
     Location(".claude/settings.json", "project"),
     Location(".claude/settings.local.json", "local"),
     Location(".claude/settings.json", "user", root="home"),
@@ -451,13 +465,21 @@ HARNESSES: Mapping[str, Harness] = {
                 FileFormat("codex-toml", "_codex:TOML_FILE", suffixes=(".toml",)),
             ),
             locations=(
+                # (requirements.toml: Codex's documented Unix path; the Windows one is
+                # unconfirmed, chosen beside its other ProgramData files)
+                _at(
+                    "/etc/codex/requirements.toml",
+                    "managed",
+                    root="system",
+                    windows="C:/ProgramData/OpenAI/Codex/requirements.toml",
+                ),
                 _at(".codex/hooks.json", "project"),
                 _at(".codex/config.toml", "project"),
                 _at(".codex/hooks.json", "user", root="home", env="CODEX_HOME"),
                 _at(".codex/config.toml", "user", root="home", env="CODEX_HOME"),
             ),
             walker="_codex:load_codex_dir",
-            options={"codex_home": "codex_home_dir"},
+            options={"codex_home": "codex_home_dir", "codex_requirements": "requirements"},
             env=("CODEX_HOME",),
             executables=("codex",),
             tested_version="0.171.0",
@@ -896,8 +918,8 @@ HARNESSES: Mapping[str, Harness] = {
             env=("KIMI_CODE_HOME",),
             executables=("kimi",),
             not_installable="Kimi Code's hooks live in ~/.kimi-code/config.toml (TOML), which "
-            "install does not edit; add a [[hooks]] table with event = \"PreToolUse\" and "
-            "command = \"agent-hooks run --dialect kimi --config ...\" there (Kimi Code has "
+            'install does not edit; add a [[hooks]] table with event = "PreToolUse" and '
+            'command = "agent-hooks run --dialect kimi --config ..." there (Kimi Code has '
             "no fail-closed switch: a missing or crashing agent-hooks lets the action go ahead)",
         ),
         Harness(
@@ -939,8 +961,8 @@ HARNESSES: Mapping[str, Harness] = {
             env=("VIBE_HOME",),
             executables=("vibe",),
             not_installable="Mistral Vibe's hooks live in .vibe/hooks.toml (TOML), which "
-            "install does not edit; add a [[hooks]] table with name, type = \"pre_tool\", "
-            "command = \"agent-hooks run --dialect vibe --config ...\" and strict = true "
+            'install does not edit; add a [[hooks]] table with name, type = "pre_tool", '
+            'command = "agent-hooks run --dialect vibe --config ..." and strict = true '
             "(without it a missing or crashing agent-hooks lets the call go ahead)",
         ),
         Harness(

@@ -285,3 +285,32 @@ def test_cursor_enterprise_hooks_are_managed_and_owner_checked(machine: Machine)
     path.chmod(0o666)
     config = machine.discover(ecosystems=["cursor"])
     assert files(config)[("hooks.json", "managed")] == "untrusted"
+
+
+def test_check_reports_the_managed_policies_in_effect(machine: Machine) -> None:
+    managed = machine.system(
+        "/etc/claude-code/managed-settings.json",
+        {"allowManagedHooksOnly": True, "hooks": claude_hooks("guard")},
+    )
+    project = _write(
+        machine.project / ".claude" / "settings.json", {"hooks": claude_hooks("project")}
+    )
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith(("CLAUDE_", "CODEX_"))},
+        "HOME": str(machine.home),
+        "XDG_STATE_HOME": str(machine.tmp / "state"),
+    }
+    args = ["check", "--project-dir", str(machine.project), "--trust-project-hooks"]
+    report = json.loads(cli_in_process([*args, "--json"], env=env, cwd=machine.tmp).stdout)
+    assert report["managed"]["policies"] == [
+        {
+            "policy": "allowManagedHooksOnly is true in managed policy settings",
+            "switched_off": [str(project)],
+        }
+    ]
+    assert [f["path"] for f in report["managed"]["files"]] == [str(managed)]
+    text = cli_in_process(args, env=env, cwd=machine.tmp).stdout
+    assert (
+        "policy in effect: allowManagedHooksOnly is true in managed policy settings; "
+        f"switched off: {project}"
+    ) in text

@@ -332,3 +332,53 @@ def test_the_resident_server_honours_managed_hooks_and_sees_them_change(
     (machine.managed / "guard.json").unlink()
     third = _through_server(machine, resident, *args)
     assert third["resident"] is True and third["decision"] == {}, third
+
+
+# ------------------------------------------------------------------ check and doctor
+
+
+def test_check_marks_managed_hooks(machine: Machine) -> None:
+    _write(machine.managed / "guard.json", DENY)
+    user = _write(machine.tmp / "conf" / "mine.json", {"hooks": ALLOW_ALL["hooks"]})
+    args = ["check", "--project-dir", str(machine.project), "--config", str(user)]
+    proc = cli_in_process([*args, "--json"], env=machine.env, cwd=machine.tmp)
+    report = json.loads(proc.stdout)
+    marks = [(Path(e["source"]).name, e["managed"]) for e in report["events"]["PreToolUse"]]
+    assert marks == [("guard.json", True), ("mine.json", False)]
+    assert report["managed"] == {
+        "files": [
+            {
+                "path": str(machine.managed / "guard.json"),
+                "format": "claude-hooks",
+                "status": "loaded",
+                "handlers": 1,
+            }
+        ],
+        "policies": [],
+    }
+    text = cli_in_process(args, env=machine.env, cwd=machine.tmp).stdout
+    assert "[command] echo managed says no >&2; exit 2  (managed)" in text
+    assert (
+        f"Managed hooks (no user or project file switches them off):\n  loaded  {machine.managed / 'guard.json'}  (1 handler)"
+        in text
+    )
+
+
+def test_doctor_reports_managed_files_and_refused_ones(machine: Machine) -> None:
+    good = _write(machine.managed / "10-guard.json", DENY)
+    bad = _write(machine.managed / "20-loose.json", DENY, 0o666)
+    args = ["doctor", "--project-dir", str(machine.project)]
+    proc = cli_in_process([*args, "--json"], env=machine.env, cwd=machine.tmp)
+    report = json.loads(proc.stdout)
+    assert [(f["path"], f["status"]) for f in report["managed"]["files"]] == [
+        (str(good), "loaded"),
+        (str(bad), "untrusted"),
+    ]
+    assert "writable by its group or by others" in report["managed"]["files"][1]["why"]
+    assert report["ok"] is False and proc.returncode == 1
+    text = cli_in_process(args, env=machine.env, cwd=machine.tmp).stdout
+    assert f"managed file (loaded): {good} (1 handler(s))" in text
+    assert (
+        f"managed file (REFUSED): {bad} (0 handler(s))\n  PROBLEM: managed hook file refused"
+        in text
+    )

@@ -28,7 +28,7 @@ from .._handlers._kinds import HandlerKinds
 from .._wire._dialects import CLAUDE, Dialect
 from ._claude_format import settings_builder, settings_probe
 from ._common import PRECEDENCE, Built, HookFile, disable_config, file_project
-from ._managed import OwnerRule, refuse
+from ._managed import MANAGED_DISABLE_ALL, MANAGED_ONLY_CLAUDE, OwnerRule, refuse
 from ._snapshot import LoadedConfig, combine
 from ._trust import TrustArg, TrustPolicy
 
@@ -207,15 +207,14 @@ def load_claude(
             and (scope != "managed" or decided[0] == "managed")
         ):
             where = decided[2] or "the caller's settings"
-            cfg = disable_config(
-                cfg, f"disableAllHooks is true (from {where})", DiagnosticCode.HOOKS_DISABLED
+            said = (
+                f"{MANAGED_DISABLE_ALL} ({where})"
+                if decided[0] == "managed"
+                else f"disableAllHooks is true (from {where})"
             )
+            cfg = disable_config(cfg, said, DiagnosticCode.HOOKS_DISABLED)
         elif managed_only and scope != "managed" and not (owner is not None and owner.managed):
-            cfg = disable_config(
-                cfg,
-                "allowManagedHooksOnly is true in managed policy settings",
-                DiagnosticCode.HOOKS_DISABLED,
-            )
+            cfg = disable_config(cfg, MANAGED_ONLY_CLAUDE, DiagnosticCode.HOOKS_DISABLED)
         out.append(cfg)
     result = combine(out)
 

@@ -48,7 +48,7 @@ from ._common import (
     json_has_hooks,
     parse_hooks_mapping,
 )
-from ._managed import OwnerRule, refuse
+from ._managed import CODEX_HOOKS_OFF, MANAGED_ONLY_CODEX, OwnerRule, refuse
 from ._snapshot import LoadedConfig, combine
 from ._trust import TrustArg, TrustPolicy
 
@@ -350,15 +350,9 @@ def load_codex_dir(
     others = _drop_empty_toml(combine(parts))
     every = combine([*managed, others])
     if flags.get("hooks") is False:
-        return disable_config(
-            every, "[features].hooks is false in requirements.toml", DiagnosticCode.HOOKS_DISABLED
-        )
+        return disable_config(every, CODEX_HOOKS_OFF, DiagnosticCode.HOOKS_DISABLED)
     if flags.get("allow_managed_hooks_only") is True:
-        others = disable_config(
-            others,
-            "allow_managed_hooks_only is true in requirements.toml",
-            DiagnosticCode.HOOKS_DISABLED,
-        )
+        others = disable_config(others, MANAGED_ONLY_CODEX, DiagnosticCode.HOOKS_DISABLED)
     return combine([*managed, others])
 
 

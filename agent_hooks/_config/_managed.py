@@ -50,7 +50,9 @@ __all__ = [
     "MANAGED_ENV",
     "OWNER_ENV",
     "SYSTEM_ROOT_ENV",
+    "POLICIES",
     "OwnerRule",
+    "managed_report",
     "load_managed_file",
     "managed_dir",
     "refuse",
@@ -62,6 +64,15 @@ MANAGED_DIR_ENV = "AGENT_HOOKS_MANAGED_DIR"
 OWNER_ENV = "AGENT_HOOKS_MANAGED_OWNER"
 MANAGED_ENV = (SYSTEM_ROOT_ENV, MANAGED_DIR_ENV, OWNER_ENV)
 """The variables that decide which managed files load (they key the resident server)."""
+
+MANAGED_ONLY_CLAUDE = "allowManagedHooksOnly is true in managed policy settings"
+MANAGED_DISABLE_ALL = "disableAllHooks is true in managed policy settings"
+MANAGED_ONLY_CODEX = "allow_managed_hooks_only is true in requirements.toml"
+CODEX_HOOKS_OFF = "[features].hooks is false in requirements.toml"
+POLICIES = (MANAGED_ONLY_CLAUDE, MANAGED_DISABLE_ALL, MANAGED_ONLY_CODEX, CODEX_HOOKS_OFF)
+"""What a managed policy that switches other hooks off says (the start of the
+``hooks_disabled`` diagnostic of every file it switched off): ``check`` and
+``doctor`` list the policies in effect by them (:func:`managed_report`)."""
 
 MANAGED_DIR = "/etc/agent-hooks/managed.d"
 """agent_hooks's own managed directory on Linux and other Unix systems."""
@@ -191,3 +202,32 @@ def load_managed_file(
     if problem is not None:
         return refuse(config, problem), False
     return config, True
+
+
+def managed_report(config: LoadedConfig) -> dict[str, Any]:
+    """What ``check`` and ``doctor`` say of managed hooks: every managed file looked at
+    (path, format, status: ``loaded``, ``untrusted`` for refused, ``invalid``...), the
+    managed policies in effect with the files they switched off, and why a refused
+    file was refused."""
+    files = [
+        {"path": f.path, "format": f.format, "status": f.status, "handlers": f.handlers}
+        for f in config.files
+        if f.scope == "managed"
+    ]
+    managed = {f["path"] for f in files}
+    policies: dict[str, list[str]] = {}
+    refused: dict[str, str] = {}
+    for d in config.diagnostics:
+        if d.code is DiagnosticCode.HOOKS_DISABLED:
+            said = next((p for p in POLICIES if d.message.startswith(p)), None)
+            if said is not None and d.source is not None:
+                policies.setdefault(said, []).append(d.source)
+        elif d.code is DiagnosticCode.UNTRUSTED and d.source is not None and d.source in managed:
+            refused[d.source] = d.message
+    for f in files:
+        if f["path"] in refused:
+            f["why"] = refused[f["path"]]
+    return {
+        "files": files,
+        "policies": [{"policy": p, "switched_off": srcs} for p, srcs in policies.items()],
+    }

@@ -89,6 +89,4 @@ def windsurf_builder(data: bytes, ctx: BuildContext) -> Built:
     return built
 
 
-FILE = HookFile(
-    format="windsurf", dialect=WINDSURF, builder=windsurf_builder, probe=json_has_hooks
-)
+FILE = HookFile(format="windsurf", dialect=WINDSURF, builder=windsurf_builder, probe=json_has_hooks)

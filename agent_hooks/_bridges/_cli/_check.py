@@ -159,18 +159,24 @@ def _check(args: argparse.Namespace) -> int:
             for path in missing:
                 print(f"agent-hooks check: {path}: no such file", file=sys.stderr)
             return 2
+        from ..._config._managed_layer import load_managed_dir
+
         try:
+            # (as run loads them: agent_hooks's own managed layer first)
             config = combine(
-                load(
-                    path,
-                    format=args.format,
-                    project_dir=project,
-                    home=args.home,
-                    trust=policy,
-                    agent=args.agent,
-                    kinds=kinds,
-                )
-                for path in args.config
+                [load_managed_dir(trust=policy, kinds=kinds)]
+                + [
+                    load(
+                        path,
+                        format=args.format,
+                        project_dir=project,
+                        home=args.home,
+                        trust=policy,
+                        agent=args.agent,
+                        kinds=kinds,
+                    )
+                    for path in args.config
+                ]
             )
         except ValueError as exc:
             print(f"agent-hooks check: {exc}", file=sys.stderr)
@@ -206,10 +212,12 @@ def build_report(config: LoadedConfig, compiled: CompiledRegistry, project: str)
     load contain is compiled on the side (never run) so that its mistakes are
     diagnostics too.
     """
+    from ..._config._managed import managed_report
     from ..._dispatch._registry import HookRegistry
     from ..._events._names import HookEvent
     from ..._events._untyped import AnyEvent, UntypedEvent
 
+    managed_sources = {f.path for f in config.files if f.scope == "managed"}
     per_event: dict[AnyEvent, list[CompiledNode]] = {}
     for event, nodes in compiled.nodes.items():
         per_event.setdefault(event, []).extend(nodes)
@@ -247,6 +255,7 @@ def build_report(config: LoadedConfig, compiled: CompiledRegistry, project: str)
                     "disabled": cn.node.disabled,
                     "duplicate_of": duplicate,
                     "typed": not isinstance(event, UntypedEvent),
+                    "managed": cn.info.source in managed_sources,
                 }
             )
         events[event.value] = entries
@@ -332,6 +341,7 @@ def build_report(config: LoadedConfig, compiled: CompiledRegistry, project: str)
         "events": events,
         "files": files,
         "diagnostics": diagnostics,
+        "managed": managed_report(config),
         "summary": {
             "handlers": sum(f["handlers"] for f in files),
             "disabled": sum(f["disabled"] for f in files),
@@ -356,6 +366,22 @@ def _counts(f: dict[str, Any]) -> str:
     return ", ".join(parts)
 
 
+def _render_managed(managed: dict[str, Any] | None) -> list[str]:
+    """The "Managed hooks" section: each managed file and the policies in effect."""
+    if not managed or not (managed["files"] or managed["policies"]):
+        return []
+    out = ["", "Managed hooks (no user or project file switches them off):"]
+    for f in managed["files"]:
+        state = "REFUSED" if f["status"] == "untrusted" else f["status"]
+        out.append(f"  {state}  {f['path']}  ({_plural(f['handlers'], 'handler')})")
+        if f.get("why"):
+            out.append(f"      {f['why']}")
+    for p in managed["policies"]:
+        off = ", ".join(p["switched_off"])
+        out.append(f"  policy in effect: {p['policy']}; switched off: {off}")
+    return out
+
+
 def render(report: dict[str, Any]) -> str:
     """The human-readable check report."""
     out: list[str] = []
@@ -374,6 +400,8 @@ def render(report: dict[str, Any]) -> str:
                     flags.append(f"DISABLED: {e['disabled']}")
                 if e["duplicate_of"]:
                     flags.append(f"identical to {e['duplicate_of']}: runs once")
+                if e.get("managed"):
+                    flags.append("managed")
                 if e["background"]:
                     flags.append("async")
                 suffix = f"  ({'; '.join(flags)})" if flags else ""
@@ -410,6 +438,7 @@ def render(report: dict[str, Any]) -> str:
                 f"  {f['status']:<{width}}  {t:<{twidth}}  {f['scope'] or '-':<8} {f['path']}  "
                 f"({f['format'] or '-'}, {_counts(f)}{sha})"
             )
+    out += _render_managed(report.get("managed"))
     if report["diagnostics"]:
         out.append("")
         out.append(

@@ -161,11 +161,15 @@ def _doctor(args: argparse.Namespace) -> int:
     entries = [e for h in harnesses for f in h["files"] for e in f["entries"]]
     broken_files = [f for h in harnesses for f in h["files"] if f["error"]]
     failing = [e for e in entries if e["verdict"] in ("fails-open", "not-run")]
+    managed = _managed_state(project, args)
+    # (a managed file that does not load is a policy that is not enforced)
+    unenforced = [f for f in managed["files"] if f["status"] != "loaded"]
     report = {
-        "ok": not failing and not broken_files,
+        "ok": not failing and not broken_files and not unenforced,
         "agent_hooks_version": VERSION,
         "project_dir": project,
         "server": _server_state(),
+        "managed": managed,
         "harnesses": harnesses,
         "summary": {
             verdict: sum(1 for e in entries if e["verdict"] == verdict)
@@ -218,7 +222,9 @@ def _harness_report(
                 "the guard runs twice per call (agent-hooks install --one-entry writes one)"
             )
     if not any(f["entries"] for f in files):
-        notes.append("no entry calls agent-hooks (agent-hooks install --harness " + harness.name + ")")
+        notes.append(
+            "no entry calls agent-hooks (agent-hooks install --harness " + harness.name + ")"
+        )
     return {
         "name": harness.name,
         "executable": exe,
@@ -260,7 +266,9 @@ def _version_of(exe: str) -> str | None:
         )
     except (OSError, subprocess.SubprocessError):
         return None
-    found = _VERSION_RE.search(done.stdout.decode(errors="replace") or done.stderr.decode(errors="replace"))
+    found = _VERSION_RE.search(
+        done.stdout.decode(errors="replace") or done.stderr.decode(errors="replace")
+    )
     return found.group(0) if found else None
 
 
@@ -428,7 +436,9 @@ def _entry_report(
         problems.append(f"no such --config file: {', '.join(missing)}")
     data = _payload(harness, event, native, project)
     report["payload"] = data
-    timeout = args.timeout or min(_entry_timeout(harness, entry, dialect.timeout_unit), _MAX_TIMEOUT)
+    timeout = args.timeout or min(
+        _entry_timeout(harness, entry, dialect.timeout_unit), _MAX_TIMEOUT
+    )
     script = entry.get("script") if harness.per_event_files and isinstance(entry, Mapping) else None
     unsafe = _not_plain(command, script)
     shell = report["shell"] or ["sh", "-c"]
@@ -755,7 +765,9 @@ def _configs(rest: list[str], project: str) -> list[dict[str, Any]]:
     return out
 
 
-def _payload(harness: Harness, event: str | None, native: str, project: str) -> dict[str, Any] | None:
+def _payload(
+    harness: Harness, event: str | None, native: str, project: str
+) -> dict[str, Any] | None:
     from .._testing import payload
 
     if event is None:
@@ -802,7 +814,13 @@ def _run(
                 return _run_result(None, out, err, timed_out=True, timeout=timeout)
             return _run_result(proc.returncode, out, err, timeout=timeout)
     except OSError as exc:
-        return {"exit_code": None, "error": str(exc), "stdout": "", "stderr": "", "timed_out": False}
+        return {
+            "exit_code": None,
+            "error": str(exc),
+            "stdout": "",
+            "stderr": "",
+            "timed_out": False,
+        }
 
 
 def _kill_group(proc: subprocess.Popen[bytes]) -> None:
@@ -865,6 +883,18 @@ def _read_answer(
     return "allow", None
 
 
+def _managed_state(project: str, args: argparse.Namespace) -> dict[str, Any]:
+    """The managed hook files of this machine (agent_hooks's own and every harness's),
+    whether each loads or is refused and why, and the managed policies in effect
+    (:func:`~agent_hooks._config._managed.managed_report`). Loading runs nothing and
+    trusts no project file."""
+    from ..._config._discover import discover
+    from ..._config._managed import managed_report
+    from ._programs import checking_kinds
+
+    return managed_report(discover(project, home=args.home, trust=False, kinds=checking_kinds()))
+
+
 def _server_state() -> dict[str, Any]:
     from .._daemon._protocol import DISABLE_ENV
     from ._daemon import _call
@@ -901,6 +931,14 @@ def _print_report(report: Mapping[str, Any]) -> None:
     if server.get("why"):
         write(f": {server['why']}")
     write("\n")
+    managed = report.get("managed") or {"files": [], "policies": []}
+    for f in managed["files"]:
+        state = "REFUSED" if f["status"] == "untrusted" else f["status"]
+        write(f"managed file ({state}): {f['path']} ({f['handlers']} handler(s))\n")
+        if f.get("why"):
+            write(f"  PROBLEM: {f['why']}\n")
+    for p in managed["policies"]:
+        write(f"managed policy in effect: {p['policy']}\n")
     if not report["harnesses"]:
         write("no harness found (no executable on PATH, no hook file)\n")
     for h in report["harnesses"]:
@@ -936,4 +974,3 @@ def _print_report(report: Mapping[str, Any]) -> None:
         + ", ".join(f"{n} {k}" for k, n in s.items())
         + (": every installed guard runs\n" if report["ok"] else ": fix the PROBLEM lines above\n")
     )
-

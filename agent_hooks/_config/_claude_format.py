@@ -17,6 +17,7 @@ from ._common import (
     BuildContext,
     Built,
     ParseFailed,
+    decision_log_setting,
     decode_json,
     describe,
     json_declares,
@@ -26,7 +27,7 @@ from ._common import (
 
 __all__ = ["build_hooks_document", "hooks_file_builder", "settings_builder", "settings_probe"]
 
-_HOOKS_FILE_KEYS = frozenset({"hooks", "description", "$schema", "mode"})
+_HOOKS_FILE_KEYS = frozenset({"hooks", "description", "$schema", "mode", "decision_log"})
 
 
 def build_hooks_document(
@@ -69,6 +70,9 @@ def build_hooks_document(
     hooks = doc.get("hooks")
     if hooks is not None:
         built.groups = parse_hooks_mapping(hooks, "hooks", ctx)
+    log = decision_log_setting(doc.get("decision_log"), "decision_log", ctx)
+    if log is not None:
+        built.flags["decision_log"] = log
     if shadow_mode(doc.get("mode"), "mode", ctx):
         # agent_hooks's own key: "mode": "shadow" for every group of the file (what
         # agent_hooks dispatches; a harness that reads the file itself ignores it)

@@ -494,6 +494,25 @@ def parse_event_key(key: object, prefix: str, ctx: BuildContext, *, snake: bool)
     return event
 
 
+def decision_log_setting(value: object, where: str, ctx: BuildContext) -> str | None:
+    """agent_hooks's own ``"decision_log"`` key of a file: the decision log's path, ``~``
+    expanded, relative to the file's directory (``None``: not set, or not a non-empty
+    string, which is an error: no log is then written because of this file)."""
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value.strip() or "\0" in value:
+        ctx.report(
+            DiagnosticCode.INVALID_CONFIG,
+            f"'decision_log' must be a file path, got {describe(value)}; ignored",
+            location=where,
+        )
+        return None
+    path = os.path.expanduser(value)
+    if ctx.config_dir is not None:
+        path = os.path.join(ctx.config_dir, path)
+    return os.path.normpath(path)
+
+
 def shadow_mode(value: object, where: str, ctx: BuildContext) -> bool:
     """Whether a ``"mode"`` value of agent_hooks's own (a file, a group, a handler) puts
     its handlers in shadow mode: ``"shadow"``; ``"enforce"`` or none: not. Anything else
@@ -1035,6 +1054,7 @@ class _Outcome:
             precedence=self.precedence,
             handlers=count_handlers(groups),
             trust=trust,
+            decision_log=built.flags.get("decision_log") if built is not None else None,
         )
         source = self.source
         sg = SourcedGroups(

@@ -66,6 +66,9 @@ class LoadedFile:
     :attr:`~agent_hooks.TrustPolicy.honor_hel_trust_file` is on), ``untrusted``,
     ``not-needed`` (not a project file, or a project file without hooks) or ``unknown``
     (a project file that could not be read)."""
+    decision_log: str | None = None
+    """The decision log the file names (agent_hooks's own ``"decision_log"`` key, an
+    absolute path), ``None``: none."""
 
 
 @attrs.frozen(kw_only=True)
@@ -107,8 +110,21 @@ class LoadedConfig:
         """The diagnostics of severity error (configuration errors)."""
         return tuple(d for d in self.diagnostics if d.severity is Severity.ERROR)
 
+    @property
+    def decision_log(self) -> str | None:
+        """The decision log a loaded file names (``"decision_log"``): the file's that
+        runs first (lowest precedence; managed files before the others), ``None``:
+        none does."""
+        named = [f for f in self.files if f.status == "loaded" and f.decision_log]
+        first = min(named, key=lambda f: f.precedence, default=None)
+        return first.decision_log if first is not None else None
+
     def registry(self, **options: Any) -> HookRegistry:
-        """A :class:`~agent_hooks.HookRegistry` of these sources (``options`` as for it)."""
+        """A :class:`~agent_hooks.HookRegistry` of these sources (``options`` as for it);
+        without a ``decision_log`` option, the one a file names (:attr:`decision_log`):
+        ``agent-hooks run --log`` and ``AGENT_HOOKS_DECISION_LOG`` come before it."""
+        if options.get("decision_log") is None and self.decision_log is not None:
+            options["decision_log"] = self.decision_log
         return HookRegistry(sources=self.sources, **options)
 
     def __add__(self, other: LoadedConfig) -> LoadedConfig:

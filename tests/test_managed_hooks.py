@@ -382,3 +382,97 @@ def test_doctor_reports_managed_files_and_refused_ones(machine: Machine) -> None
         f"managed file (REFUSED): {bad} (0 handler(s))\n  PROBLEM: managed hook file refused"
         in text
     )
+
+
+# ------------------------------------------------------------------ the worker's watch
+
+LATER = time.time_ns() + 3600 * 10**9
+"""A load "started" an hour from now: what the test just made counts as settled."""
+
+
+def _watched_load(machine: Machine) -> Any:
+    """What a resident worker records of a ``run`` load (no ``--discover``): every path
+    opened or listed, and the managed directory it names itself."""
+    import argparse
+
+    from agent_hooks._bridges._cli._run import load_hooks
+    from agent_hooks._bridges._daemon._watch import Stamps, recording
+    from agent_hooks._config._managed import managed_dir
+
+    args = argparse.Namespace(
+        config=[],
+        format=None,
+        discover=False,
+        home=str(machine.home),
+        trust_project_hooks=False,
+        trust_store=str(machine.tmp / "trust.json"),
+        honor_hel_trust_file=False,
+    )
+    with recording() as seen:
+        load_hooks(args, str(machine.project))
+    stamps = Stamps.taken({*seen, str(managed_dir())}, LATER)
+    assert stamps is not None
+    return stamps
+
+
+def test_a_kept_load_is_redone_when_a_managed_file_appears_or_changes(
+    machine: Machine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    stamps = _watched_load(machine)
+    assert stamps.unchanged()
+    path = _write(machine.managed / "guard.json", DENY)
+    assert not stamps.unchanged()
+    stamps = _watched_load(machine)
+    path.chmod(0o666)  # (now refused: the same bytes, another verdict)
+    assert not stamps.unchanged()
+
+
+def test_a_kept_load_is_redone_when_the_managed_directory_appears(
+    machine: Machine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    later = machine.tmp / "later" / "managed.d"
+    monkeypatch.setenv("AGENT_HOOKS_MANAGED_DIR", str(later))
+    stamps = _watched_load(machine)
+    _write(later / "guard.json", DENY)
+    assert not stamps.unchanged()
+
+
+# ------------------------------------------------------------------ serve
+
+
+def test_serve_answers_with_managed_hooks(machine: Machine) -> None:
+    pytest.importorskip("h11")
+    import http.client
+
+    _write(machine.managed / "guard.json", DENY)
+    settings = machine.project_settings(ALLOW_ALL)
+    env = {**machine.env, "MY_TOKEN": "test-token-0123456789"}
+    argv = [PY, "-m", "agent_hooks", "serve", "--config", str(settings), "--port", "0"]
+    argv += ["--token-env", "MY_TOKEN", "--project-dir", str(machine.project)]
+    argv += ["--trust-project-hooks"]
+    proc = subprocess.Popen(
+        argv, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    assert proc.stderr is not None
+    try:
+        port = None
+        for raw in proc.stderr:
+            line = raw.decode()
+            if "listening on http://127.0.0.1:" in line:
+                port = int(line.rsplit(":", 1)[1].strip())
+                break
+        assert port is not None, "serve did not start"
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        headers = {"Authorization": "Bearer test-token-0123456789"}
+        conn.request("POST", "/hooks", body=machine.payload().encode(), headers=headers)
+        resp = conn.getresponse()
+        answer = json.loads(resp.read())
+        conn.close()
+        assert resp.status == 200
+        assert answer["hookSpecificOutput"]["permissionDecision"] == "deny", answer
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=30)
+        proc.stderr.close()
+        if proc.stdout is not None:
+            proc.stdout.close()

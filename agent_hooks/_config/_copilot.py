@@ -444,11 +444,10 @@ def load_copilot_dir(
     )
     owner: int | OwnerRule | None = None
     if require_root_policy:
-        # (root by default, as OwnerRule judges every managed file: AGENT_HOOKS_MANAGED_OWNER
-        # adds an owner; a caller's policy_owner is the only one)
-        owner = OwnerRule() if policy_owner is None and POLICY_OWNER == 0 else policy_owner
-        if owner is None:
-            owner = POLICY_OWNER
+        # a caller's owner is the only one; else root and $AGENT_HOOKS_MANAGED_OWNER, as
+        # for every managed file (OwnerRule)
+        given = policy_owner if policy_owner is not None else (POLICY_OWNER or None)
+        owner = given if given is not None else OwnerRule()
     managed: list[LoadedConfig] = []
     if policy_path.is_dir():
         for i, f in enumerate(sorted(policy_path.glob("*.json"))):

@@ -122,5 +122,7 @@ def crush_builder(data: bytes, ctx: BuildContext) -> Built:
     return built
 
 
-FILE = HookFile(format="crush", dialect=CRUSH, builder=crush_builder, probe=json_declares("hooks"))
+FILE = HookFile(
+    format="crush", dialect=CRUSH, builder=crush_builder, probe=json_declares("hooks")
+)
 """Crush's ``crush.json`` (project, or the user's global one)."""

@@ -66,7 +66,8 @@ def load_harness(
     """Every location of ``harness`` for ``project_dir`` and ``home``: its ``walker``
     when the row names one (given ``options``), else each existing file of its
     locations, in order, loaded by its format's loader. ``system``: a path that stands
-    for its managed (system) location."""
+    for its managed (system) location (not owner-checked: the caller names it; the
+    system's own location loads only when root owns it, :class:`~._managed.OwnerRule`)."""
     policy = TrustPolicy.coerce(trust)
     pdir = os.fspath(project_dir) if project_dir is not None else None
     if harness.walker is not None:
@@ -103,8 +104,9 @@ def load_harness(
             kinds=kinds,
             **{k: extras[k] for k in fmt.extras},
         )
-        if loc.scope == "managed" and config.files:
-            # (a managed file anyone can write is no policy: refused, never honoured)
+        if loc.scope == "managed" and system is None and config.files:
+            # (a managed file anyone can write is no policy: refused, never honoured;
+            # a ``system`` path the caller names is the caller's to vouch for)
             problem = OwnerRule().problem(path)
             if problem is not None:
                 config = refuse(config, problem)

@@ -106,7 +106,9 @@ def _bad_on_failure(hooks: object, ctx: BuildContext) -> bool:
     return False
 
 
-def _handler(entry: object, fam: Family, event: AnyEvent, where: str, ctx: BuildContext) -> object:
+def _handler(
+    entry: object, fam: Family, event: AnyEvent, where: str, ctx: BuildContext
+) -> object:
     if not isinstance(entry, Mapping):
         return entry
     # (Qwen's http and prompt hooks count their timeout in seconds, its commands in ms)

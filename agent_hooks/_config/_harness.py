@@ -918,8 +918,8 @@ HARNESSES: Mapping[str, Harness] = {
             env=("KIMI_CODE_HOME",),
             executables=("kimi",),
             not_installable="Kimi Code's hooks live in ~/.kimi-code/config.toml (TOML), which "
-            'install does not edit; add a [[hooks]] table with event = "PreToolUse" and '
-            'command = "agent-hooks run --dialect kimi --config ..." there (Kimi Code has '
+            "install does not edit; add a [[hooks]] table with event = \"PreToolUse\" and "
+            "command = \"agent-hooks run --dialect kimi --config ...\" there (Kimi Code has "
             "no fail-closed switch: a missing or crashing agent-hooks lets the action go ahead)",
         ),
         Harness(
@@ -961,8 +961,8 @@ HARNESSES: Mapping[str, Harness] = {
             env=("VIBE_HOME",),
             executables=("vibe",),
             not_installable="Mistral Vibe's hooks live in .vibe/hooks.toml (TOML), which "
-            'install does not edit; add a [[hooks]] table with name, type = "pre_tool", '
-            'command = "agent-hooks run --dialect vibe --config ..." and strict = true '
+            "install does not edit; add a [[hooks]] table with name, type = \"pre_tool\", "
+            "command = \"agent-hooks run --dialect vibe --config ...\" and strict = true "
             "(without it a missing or crashing agent-hooks lets the call go ahead)",
         ),
         Harness(

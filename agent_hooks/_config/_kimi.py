@@ -93,9 +93,7 @@ def _entry(entry: Mapping[str, Any], where: str, ctx: BuildContext) -> Any:
     if timeout is not None and (
         not isinstance(timeout, int) or isinstance(timeout, bool) or not 1 <= timeout <= 600
     ):
-        return _refuse(
-            ctx, where, f"'timeout' must be whole seconds 1-600, got {describe(timeout)}"
-        )
+        return _refuse(ctx, where, f"'timeout' must be whole seconds 1-600, got {describe(timeout)}")
     keep, text = _matcher(native, entry.get("matcher"), where, ctx)
     if not keep:
         return None

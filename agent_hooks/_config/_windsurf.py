@@ -89,4 +89,6 @@ def windsurf_builder(data: bytes, ctx: BuildContext) -> Built:
     return built
 
 
-FILE = HookFile(format="windsurf", dialect=WINDSURF, builder=windsurf_builder, probe=json_has_hooks)
+FILE = HookFile(
+    format="windsurf", dialect=WINDSURF, builder=windsurf_builder, probe=json_has_hooks
+)

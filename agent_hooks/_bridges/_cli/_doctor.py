@@ -222,9 +222,7 @@ def _harness_report(
                 "the guard runs twice per call (agent-hooks install --one-entry writes one)"
             )
     if not any(f["entries"] for f in files):
-        notes.append(
-            "no entry calls agent-hooks (agent-hooks install --harness " + harness.name + ")"
-        )
+        notes.append("no entry calls agent-hooks (agent-hooks install --harness " + harness.name + ")")
     return {
         "name": harness.name,
         "executable": exe,
@@ -266,9 +264,7 @@ def _version_of(exe: str) -> str | None:
         )
     except (OSError, subprocess.SubprocessError):
         return None
-    found = _VERSION_RE.search(
-        done.stdout.decode(errors="replace") or done.stderr.decode(errors="replace")
-    )
+    found = _VERSION_RE.search(done.stdout.decode(errors="replace") or done.stderr.decode(errors="replace"))
     return found.group(0) if found else None
 
 
@@ -436,9 +432,7 @@ def _entry_report(
         problems.append(f"no such --config file: {', '.join(missing)}")
     data = _payload(harness, event, native, project)
     report["payload"] = data
-    timeout = args.timeout or min(
-        _entry_timeout(harness, entry, dialect.timeout_unit), _MAX_TIMEOUT
-    )
+    timeout = args.timeout or min(_entry_timeout(harness, entry, dialect.timeout_unit), _MAX_TIMEOUT)
     script = entry.get("script") if harness.per_event_files and isinstance(entry, Mapping) else None
     unsafe = _not_plain(command, script)
     shell = report["shell"] or ["sh", "-c"]
@@ -765,9 +759,7 @@ def _configs(rest: list[str], project: str) -> list[dict[str, Any]]:
     return out
 
 
-def _payload(
-    harness: Harness, event: str | None, native: str, project: str
-) -> dict[str, Any] | None:
+def _payload(harness: Harness, event: str | None, native: str, project: str) -> dict[str, Any] | None:
     from .._testing import payload
 
     if event is None:
@@ -814,13 +806,7 @@ def _run(
                 return _run_result(None, out, err, timed_out=True, timeout=timeout)
             return _run_result(proc.returncode, out, err, timeout=timeout)
     except OSError as exc:
-        return {
-            "exit_code": None,
-            "error": str(exc),
-            "stdout": "",
-            "stderr": "",
-            "timed_out": False,
-        }
+        return {"exit_code": None, "error": str(exc), "stdout": "", "stderr": "", "timed_out": False}
 
 
 def _kill_group(proc: subprocess.Popen[bytes]) -> None:
@@ -974,3 +960,4 @@ def _print_report(report: Mapping[str, Any]) -> None:
         + ", ".join(f"{n} {k}" for k, n in s.items())
         + (": every installed guard runs\n" if report["ok"] else ": fix the PROBLEM lines above\n")
     )
+

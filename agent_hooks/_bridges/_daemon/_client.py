@@ -43,10 +43,11 @@ import sys
 
 from ..._base._version import VERSION
 from ._protocol import (
-    DISABLE_ENV,
     IDLE_ENV,
     WAIT_ENV,
     FrameError,
+    Gone,
+    event_of,
     log_path,
     pack,
     peer_uid,
@@ -54,6 +55,7 @@ from ._protocol import (
     read_frame,
     server_key,
     server_paths,
+    wants_server,
 )
 
 TYPE_CHECKING = False  # (not typing's: this module must not import typing)
@@ -93,10 +95,6 @@ from agent_hooks.__main__ import main
 sys.argv = ["agent-hooks", *sys.argv[3:]]
 sys.exit(main(sys.argv[1:]))
 """
-
-
-class _Gone(Exception):
-    """The server died or hung after taking the request."""
 
 
 class _Refused(Exception):
@@ -215,7 +213,7 @@ def _through(place: _Place, argv: Sequence[str], stdin: bytes) -> int:
     """:func:`client_main` once the socket directory is open."""
     try:
         answer = _ask(place, argv, stdin)
-    except _Gone as exc:
+    except Gone as exc:
         return _in_process(argv, stdin, _gone_message(argv, stdin, exc))
     except _Refused as exc:
         return _in_process(argv, stdin, str(exc))
@@ -236,7 +234,7 @@ def _through(place: _Place, argv: Sequence[str], stdin: bytes) -> int:
         time.sleep(0.02)  # (the server is starting in another process)
         try:
             answer = _ask(place, argv, stdin)
-        except _Gone as exc:
+        except Gone as exc:
             return _in_process(argv, stdin, _gone_message(argv, stdin, exc))
         except _Refused as exc:
             return _in_process(argv, stdin, str(exc))
@@ -254,16 +252,7 @@ def _seconds(text: str | None) -> float:
 
 
 def _wanted(options: Sequence[str], environ: Mapping[str, str]) -> bool:
-    if environ.get(DISABLE_ENV, "").strip().lower() in ("1", "true", "yes", "on"):
-        return False
-    if not hasattr(socket, "AF_UNIX"):
-        return False
-    for arg in options:
-        if arg == "--":
-            break
-        if arg in ("--no-daemon", "-h", "--help"):
-            return False
-    return True
+    return hasattr(socket, "AF_UNIX") and wants_server(options, environ)
 
 
 def _ask(place: _Place, argv: Sequence[str], stdin: bytes) -> tuple[int, bytes, bytes] | None:
@@ -273,7 +262,7 @@ def _ask(place: _Place, argv: Sequence[str], stdin: bytes) -> tuple[int, bytes, 
     Raises:
         _Refused: the socket path, or the process listening on it, is not this user's
             (nothing was sent).
-        _Gone: the server took the request, then died or fell silent.
+        Gone: the server took the request, then died or fell silent.
     """
     if not place.socket_state():
         return None
@@ -312,51 +301,27 @@ def _ask(place: _Place, argv: Sequence[str], stdin: bytes) -> tuple[int, bytes, 
             try:
                 kind, header, body = read_frame(sock)
             except (OSError, FrameError, ValueError) as exc:
-                raise _Gone(f"it died or stopped answering ({type(exc).__name__}: {exc})") from None
+                raise Gone(f"it died or stopped answering ({type(exc).__name__}: {exc})") from None
             if kind == b"H":
                 continue
             if kind != b"R":
-                raise _Gone(f"it answered {kind!r}")
+                raise Gone(f"it answered {kind!r}")
             try:
                 code, cut = int(header[0]), int(header[1])
             except (IndexError, ValueError):
-                raise _Gone("its answer is malformed") from None
+                raise Gone("its answer is malformed") from None
             return code, body[:cut], body[cut:]
     finally:
         sock.close()
 
 
-def _gone_message(argv: Sequence[str], stdin: bytes, exc: _Gone) -> str:
+def _gone_message(argv: Sequence[str], stdin: bytes, exc: Gone) -> str:
     """The warning of a call whose server took it and gave no answer."""
     return (
-        f"the resident hook server took this {_event_of(argv, stdin)} call and gave no "
+        f"the resident hook server took this {event_of(argv, stdin)} call and gave no "
         f"answer: {exc}; its hooks may have run there, so they ran twice if they did: "
         "answered in-process"
     )
-
-
-def _event_of(argv: Sequence[str], stdin: bytes) -> str:
-    """The event a call names (``--event``, else the payload's event field), for a
-    warning."""
-    for i, arg in enumerate(argv):
-        if arg == "--":
-            break
-        if arg.startswith("--event="):
-            return arg.partition("=")[2]
-        if arg == "--event" and i + 1 < len(argv):
-            return argv[i + 1]
-    import json
-
-    try:
-        payload = json.loads(stdin)
-    except (ValueError, UnicodeDecodeError):
-        payload = None
-    if isinstance(payload, dict):
-        for field in ("hook_event_name", "hookEventName", "event"):
-            value = payload.get(field)
-            if isinstance(value, str) and value:
-                return value
-    return "(unnamed event)"
 
 
 def _print(answer: tuple[int, bytes, bytes]) -> int:

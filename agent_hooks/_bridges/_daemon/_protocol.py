@@ -31,7 +31,6 @@ path needs neither ``json`` nor ``re``.
 from __future__ import annotations
 
 import os
-import socket
 import stat
 import struct
 import sys
@@ -39,6 +38,7 @@ import zlib
 
 TYPE_CHECKING = False  # (not typing's: this module must not import typing)
 if TYPE_CHECKING:
+    import socket
     from collections.abc import Callable, Mapping, Sequence
 
 __all__ = [
@@ -50,13 +50,17 @@ __all__ = [
     "MAX_HEADER",
     "WAIT_ENV",
     "FrameError",
+    "Gone",
+    "event_of",
     "log_path",
     "pack",
     "peer_uid",
     "private_dir",
     "read_frame",
+    "request_fifo",
     "server_key",
     "server_paths",
+    "wants_server",
 ]
 
 BASE_LOADING_ENV = (
@@ -96,6 +100,11 @@ class FrameError(Exception):
     """A frame that is cut short, too large or not well-formed."""
 
 
+class Gone(Exception):
+    """The server took a request, then died or fell silent (the call's hooks may have
+    run there)."""
+
+
 def server_key(version: str) -> str:
     """The server of this user's clients of this interpreter and package version (16 hex
     digits: two CRC-32s with different seeds; zlib is cheap to import, hashlib is not,
@@ -109,9 +118,17 @@ def server_key(version: str) -> str:
     return f"{zlib.crc32(data):08x}{zlib.crc32(data, 0x9E3779B9):08x}"
 
 
+MAX_SOCKET_PATH = 103
+"""The longest socket path every platform binds (``sun_path`` is 104 bytes on macOS and
+the BSDs, 108 on Linux, with its terminating NUL)."""
+
+
 def private_dir(environ: Mapping[str, str]) -> str | None:
     """The user's private socket directory, made if missing; ``None`` when it cannot be
-    made or is not private (another owner, group or world access, a symlink)."""
+    made or is not private (another owner, group or world access, a symlink). A
+    directory whose socket path would be longer than :data:`MAX_SOCKET_PATH` (a deep
+    ``$XDG_RUNTIME_DIR`` or ``$TMPDIR``) is passed over for the next one, and then
+    ``/tmp/agent-hooks-<uid>`` is the last."""
     uid = os.getuid()
     runtime = environ.get("XDG_RUNTIME_DIR", "")
     candidates = []
@@ -119,7 +136,12 @@ def private_dir(environ: Mapping[str, str]) -> str | None:
         candidates.append(os.path.join(runtime, "agent-hooks"))
     tmp = next((v for v in map(environ.get, ("TMPDIR", "TEMP", "TMP")) if v), "/tmp")
     candidates.append(os.path.join(tmp, f"agent-hooks-{uid}"))
+    socket_name = 1 + len(server_paths("", "0" * 16)[0])  # ("/" and the name)
     for path in candidates:
+        if len(os.fsencode(path)) + socket_name > MAX_SOCKET_PATH:
+            if os.name == "posix" and f"/tmp/agent-hooks-{uid}" not in candidates:
+                candidates.append(f"/tmp/agent-hooks-{uid}")
+            continue
         try:
             os.mkdir(path, 0o700)
         except FileExistsError:
@@ -139,6 +161,48 @@ def server_paths(directory: str, key: str) -> tuple[str, str, str]:
     """``(socket, server lock, spawn lock)`` of the server ``key``."""
     base = os.path.join(directory, key)
     return base + ".sock", base + ".lock", base + ".spawn"
+
+
+def request_fifo(directory: str, key: str) -> str:
+    """The server ``key``'s request FIFO (Linux; see :mod:`._fifo`)."""
+    return os.path.join(directory, key) + ".fifo"
+
+
+def wants_server(options: Sequence[str], environ: Mapping[str, str]) -> bool:
+    """Whether a ``run`` with ``options`` asks the resident server: not when it is
+    switched off (:data:`DISABLE_ENV`), nor for ``--no-daemon`` or ``--help``."""
+    if environ.get(DISABLE_ENV, "").strip().lower() in ("1", "true", "yes", "on"):
+        return False
+    for arg in options:
+        if arg == "--":
+            break
+        if arg in ("--no-daemon", "-h", "--help"):
+            return False
+    return True
+
+
+def event_of(argv: Sequence[str], stdin: bytes) -> str:
+    """The event a call names (``--event``, else the payload's event field), for a
+    warning."""
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            break
+        if arg.startswith("--event="):
+            return arg.partition("=")[2]
+        if arg == "--event" and i + 1 < len(argv):
+            return argv[i + 1]
+    import json
+
+    try:
+        payload = json.loads(stdin)
+    except (ValueError, UnicodeDecodeError):
+        payload = None
+    if isinstance(payload, dict):
+        for field in ("hook_event_name", "hookEventName", "event"):
+            value = payload.get(field)
+            if isinstance(value, str) and value:
+                return value
+    return "(unnamed event)"
 
 
 def log_path(environ: Mapping[str, str], key: str) -> str:
@@ -207,6 +271,8 @@ def peer_uid(sock: socket.socket) -> int | None:
     """The user id of the process at the other end of a connected Unix socket
     (``SO_PEERCRED`` on Linux and OpenBSD, ``LOCAL_PEERCRED`` on macOS, FreeBSD and
     DragonFly); ``None`` where the platform cannot tell."""
+    import socket
+
     platform = sys.platform
     try:
         if platform.startswith(("linux", "openbsd")):

@@ -76,6 +76,7 @@ import anyio.abc
 from anyio.abc import SocketAttribute
 
 from ..._base._version import VERSION
+from ._fifo import FifoDoor
 from ._protocol import HEARTBEAT, FrameError, pack, peer_uid, server_paths
 from ._routing import WorkerKey, loading_names, worker_key
 from ._worker import FrameReader, module_signature, parse_run, receive_frame, worker_request
@@ -373,6 +374,7 @@ class ResidentServer:
         finally:
             os.umask(old)
         os.chmod(self.socket_path, 0o600)
+        door = self._open_door()
         if spawn_lock_fd is not None:
             with contextlib.suppress(OSError):
                 os.close(spawn_lock_fd)
@@ -386,6 +388,9 @@ class ResidentServer:
                 async with anyio.create_task_group() as conns:
                     accepting = anyio.CancelScope()
                     conns.start_soon(self._accept, listener, conns, accepting)
+                    announced = anyio.CancelScope()
+                    if door is not None:
+                        conns.start_soon(self._accept_fifo, door, conns, announced)
                     conns.start_soon(self._watch_idle)
                     conns.start_soon(self._watch_signals)
                     if warm is not None:
@@ -394,10 +399,17 @@ class ResidentServer:
                         workers.start_soon(self._start_spare)
                     await self._stop.wait()
                     accepting.cancel()
+                    announced.cancel()
                     with anyio.CancelScope(shield=True):
                         await listener.aclose()
                         with contextlib.suppress(FileNotFoundError):
                             os.unlink(self.socket_path)
+                        if door is not None:
+                            # (calls announced and not read: each is told to answer
+                            # by itself, as a request on the socket now would be)
+                            for name in door.leftover():
+                                conns.start_soon(self._fifo_connection, door, name)
+                            door.close()
                     # Requests under way finish; then the watchers end.
                     while self._in_flight:
                         self._drained = anyio.Event()
@@ -415,7 +427,23 @@ class ResidentServer:
         finally:
             with anyio.CancelScope(shield=True):
                 await listener.aclose()
+            if door is not None:
+                door.close()
             self.log(f"stopped after {self.requests} request(s)")
+
+    def _open_door(self) -> FifoDoor | None:
+        """The FIFO the quick client calls through on Linux (:mod:`._fifo`); ``None``
+        elsewhere, or when it cannot be made (calls then come on the socket)."""
+        if not sys.platform.startswith("linux"):
+            return None
+        door = FifoDoor(self.directory, self.key)
+        try:
+            door.open()
+        except OSError as exc:
+            door.close()
+            self.log(f"no FIFO for quick clients ({exc}); they call on the socket")
+            return None
+        return door
 
     # ------------------------------------------------------------ watchers
 
@@ -459,28 +487,47 @@ class ResidentServer:
                     continue
                 tg.start_soon(self._connection, stream)
 
+    async def _accept_fifo(
+        self, door: FifoDoor, tg: anyio.abc.TaskGroup, scope: anyio.CancelScope
+    ) -> None:
+        with scope:
+            while True:
+                for name in await door.names():
+                    tg.start_soon(self._fifo_connection, door, name)
+
+    async def _fifo_connection(self, door: FifoDoor, name: str) -> None:
+        stream = door.connect(name)
+        if stream is None:
+            return  # (its client is gone, or they are not this user's FIFOs)
+        async with stream:
+            await self._handle(stream)
+
     async def _connection(self, stream: anyio.abc.SocketStream) -> None:
         async with stream:
             if not _same_user(stream):
                 self.log("refused a connection from another user")
                 return
-            self._in_flight += 1
-            try:
-                async with self._slots:
-                    await self._serve(stream)
-            except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
-                pass  # the client went away; nothing to answer
-            except FrameError as exc:
-                self.log(f"bad request: {exc}")
-            except anyio.EndOfStream:
-                pass  # (connected and left without a word)
-            finally:
-                self._in_flight -= 1
-                self._last = anyio.current_time()
-                if not self._in_flight:
-                    self._drained.set()
+            await self._handle(stream)
 
-    async def _serve(self, stream: anyio.abc.SocketStream) -> None:
+    async def _handle(self, stream: anyio.abc.ByteStream) -> None:
+        """One request, on the socket or through FIFOs."""
+        self._in_flight += 1
+        try:
+            async with self._slots:
+                await self._serve(stream)
+        except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
+            pass  # the client went away; nothing to answer
+        except FrameError as exc:
+            self.log(f"bad request: {exc}")
+        except anyio.EndOfStream:
+            pass  # (connected and left without a word)
+        finally:
+            self._in_flight -= 1
+            self._last = anyio.current_time()
+            if not self._in_flight:
+                self._drained.set()
+
+    async def _serve(self, stream: anyio.abc.ByteStream) -> None:
         with anyio.fail_after(REQUEST_TIMEOUT):
             kind, header, body = await receive_frame(stream)
         if kind == b"T":
@@ -669,7 +716,7 @@ def _project_of(args: argparse.Namespace, stdin: bytes, cwd: str, env: dict[str,
 
 
 async def _heartbeat(
-    stream: anyio.abc.SocketStream, gone: anyio.Event, log: Callable[[str], None]
+    stream: anyio.abc.ByteStream, gone: anyio.Event, log: Callable[[str], None]
 ) -> None:
     """Heartbeats until cancelled; sets ``gone`` (and stops) when the client left."""
     frame = pack(b"H", [])

@@ -137,22 +137,35 @@ def private_dir(environ: Mapping[str, str]) -> str | None:
     tmp = next((v for v in map(environ.get, ("TMPDIR", "TEMP", "TMP")) if v), "/tmp")
     candidates.append(os.path.join(tmp, f"agent-hooks-{uid}"))
     socket_name = 1 + len(server_paths("", "0" * 16)[0])  # ("/" and the name)
+    last = f"/tmp/agent-hooks-{uid}"
     for path in candidates:
-        if len(os.fsencode(path)) + socket_name > MAX_SOCKET_PATH:
-            if os.name == "posix" and f"/tmp/agent-hooks-{uid}" not in candidates:
-                candidates.append(f"/tmp/agent-hooks-{uid}")
-            continue
+        too_long = len(os.fsencode(path)) + socket_name > MAX_SOCKET_PATH
+        if not too_long:
+            try:
+                os.mkdir(path, 0o700)
+            except FileExistsError:
+                pass
+            except OSError:
+                continue
         try:
-            os.mkdir(path, 0o700)
-        except FileExistsError:
-            pass
+            st: os.stat_result | None = os.lstat(path)
+        except FileNotFoundError:
+            st = None
         except OSError:
             continue
-        try:
-            st = os.lstat(path)
-        except OSError:
+        private = (
+            st is not None
+            and stat.S_ISDIR(st.st_mode)
+            and st.st_uid == uid
+            and not st.st_mode & 0o077
+        )
+        if too_long:
+            # (only the length: a directory there that is not private is refused as
+            # anywhere else, with no way round it)
+            if (st is None or private) and os.name == "posix" and last not in candidates:
+                candidates.append(last)
             continue
-        if stat.S_ISDIR(st.st_mode) and st.st_uid == uid and not st.st_mode & 0o077:
+        if private:
             return path
     return None
 

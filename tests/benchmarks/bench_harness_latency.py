@@ -37,8 +37,9 @@ Variants, each a PreToolUse hook on Bash in a fresh HOME (a fresh socket directo
   (``python -I -S agent_hooks/_bridges/_daemon/_quick_run.py run ...``), with the server
   up, and in a fresh HOME;
 * ``installed cold``: what ``agent-hooks install --scope user`` writes for Claude Code:
-  the quick client, and an ``async`` SessionStart hook ``daemon start`` that starts the
-  server and the project's worker off the tool calls' path, in a fresh HOME;
+  the quick client, and an ``async`` SessionStart hook ``daemon start -- OPTIONS``
+  that starts the server and the project's worker, with the guard's configuration
+  loaded, off the tool calls' path, in a fresh HOME;
 * ``installed, first turn``: the same, with the mock model taking ``--first-turn-ms``
   (default 1500) before its first answer, as a real model's first turn does (the
   mock otherwise answers at once, so the first tool call follows SessionStart by a few
@@ -164,7 +165,11 @@ class Bench:
         entry = {"type": "command", "command": command, "timeout": HOOK_TIMEOUT_S}
         hooks: dict[str, object] = {"PreToolUse": [{"matcher": "Bash", "hooks": [entry]}]}
         if variant == "installed":
-            warm = " ".join([PY, "-I", "-S", str(QUICK), "daemon", "start", "--dialect", "claude"])
+            config = world.hooks_dir / "agent-hooks.json"
+            options = ["--config", str(config), "--trust-project-hooks"]
+            warm = " ".join(
+                [PY, "-I", "-S", str(QUICK), "daemon", "start", "--dialect", "claude", "--", *options]
+            )
             start = {"type": "command", "command": warm, "timeout": 30, "async": True}
             hooks["SessionStart"] = [{"hooks": [start]}]
         write_json(world.home / ".claude" / "settings.json", {"hooks": hooks})

@@ -349,9 +349,11 @@ def _project(argv: Sequence[str], stdin: bytes) -> str | None:
     return _project_of(args, stdin, os.getcwd(), dict(os.environ))
 
 
-def warm(project: str) -> str:
+def warm(project: str, run: tuple[str, list[str]] | None = None) -> str:
     """Have the server of this environment start ``project``'s worker ahead of its first
-    call, without waiting for either: ``"started"`` (a server is starting with it),
+    call, without waiting for either, and with ``run`` (the directory and options of
+    the ``run`` calls to come) their configuration loaded there: ``"started"`` (a
+    server is starting with it),
     ``"running"`` (a server is up or starting: ask it with a ``W`` request),
     ``"unavailable"`` (no private socket directory, or what is there is refused)."""
     directory = private_dir(os.environ)
@@ -362,20 +364,26 @@ def warm(project: str) -> str:
     except _Refused:
         return "unavailable"
     try:
-        return "started" if start_server(place, os.environ, warm=project) else "running"
+        started = start_server(place, os.environ, warm=project, warm_run=run)
+        return "started" if started else "running"
     finally:
         place.close()
 
 
 def start_server(
-    place: _Place, environ: Mapping[str, str], *, warm: str | None = None
+    place: _Place,
+    environ: Mapping[str, str],
+    *,
+    warm: str | None = None,
+    warm_run: tuple[str, list[str]] | None = None,
 ) -> bool:
     """Start the server of ``place`` in the background unless one is starting or
     running; whether this call started it. The spawn lock, held by the new server until
     it listens, makes concurrent first calls start one server. A dead socket of this
     user at the socket path is removed first. ``warm``: the project whose worker the
     server starts at once (else it starts a spare worker, which a new project's first
-    call claims)."""
+    call claims); ``warm_run``: the directory and ``run`` options whose configuration
+    that worker loads before its first call."""
     import fcntl
 
     try:
@@ -409,6 +417,10 @@ def start_server(
         argv += ["daemon", "serve", "--key", place.key, "--spawn-lock-fd", str(spawn)]
         if warm:
             argv += ["--warm", warm]
+            if warm_run is not None:
+                import json
+
+                argv += ["--warm-run", json.dumps({"cwd": warm_run[0], "options": warm_run[1]})]
         idle = environ.get(IDLE_ENV)
         if idle:
             argv += ["--idle-timeout", idle]

@@ -215,8 +215,11 @@ class _Worker:
         """Whether a module file the worker loaded is not the one it loaded."""
         return any(module_signature(p) != sig for p, sig in self.signatures.items())
 
-    async def call(self, fields: list[str], body: bytes) -> tuple[int, bytes, bytes] | None:
-        """The worker's answer to one call; ``None`` when the worker ended first."""
+    async def call(
+        self, fields: list[str], body: bytes, kind: bytes = b"Q"
+    ) -> tuple[int, bytes, bytes] | None:
+        """The worker's answer to one call (``kind`` ``P``: a configuration prepared);
+        ``None`` when the worker ended first."""
         self._numbers += 1
         number = str(self._numbers)
         event: anyio.Event = anyio.Event()
@@ -228,7 +231,7 @@ class _Worker:
                 return None
             try:
                 async with self._send_lock:
-                    await self._stream.send(pack(b"Q", [number, self.project, *fields], body))
+                    await self._stream.send(pack(kind, [number, self.project, *fields], body))
             except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
                 return None
             await event.wait()
@@ -359,10 +362,17 @@ class ResidentServer:
             "(the resident server does not start; calls are answered in-process)"
         )
 
-    async def run(self, *, spawn_lock_fd: int | None = None, warm: str | None = None) -> None:
+    async def run(
+        self,
+        *,
+        spawn_lock_fd: int | None = None,
+        warm: str | None = None,
+        warm_run: tuple[str, list[str]] | None = None,
+    ) -> None:
         """Listen and serve until stopped or idle. Releases ``spawn_lock_fd`` (the
         starting client's lock) once listening. Starts the spare worker (see
-        :meth:`_worker`), and the worker of project ``warm`` when given.
+        :meth:`_worker`), or the worker of project ``warm`` when given, with the
+        configuration of ``warm_run`` (:meth:`warm`) loaded.
 
         Raises:
             SocketPathError: see :meth:`clear_socket_path`.
@@ -394,9 +404,10 @@ class ResidentServer:
                     conns.start_soon(self._watch_idle)
                     conns.start_soon(self._watch_signals)
                     if warm is not None:
-                        workers.start_soon(self.warm, warm)
+                        workers.start_soon(self.warm, warm, None, warm_run)
                     else:
                         workers.start_soon(self._start_spare)
+                    self._warm_up()
                     await self._stop.wait()
                     accepting.cancel()
                     announced.cancel()
@@ -430,6 +441,20 @@ class ResidentServer:
             if door is not None:
                 door.close()
             self.log(f"stopped after {self.requests} request(s)")
+
+    def _warm_up(self) -> None:
+        """Import what reading a call needs (the ``run`` parser, payload decoding,
+        finding the project) now that the server listens, so a session's first call
+        does not: calls that come in the meantime wait for it as they would have."""
+        from ..._config import _common  # noqa: F401
+        from ..._wire import _detect  # noqa: F401
+        from .._cli import (
+            _run,  # noqa: F401
+            build_parser,
+        )
+
+        if self._parser is None:
+            self._parser = build_parser("run")
 
     def _open_door(self) -> FifoDoor | None:
         """The FIFO the quick client calls through on Linux (:mod:`._fifo`); ``None``
@@ -536,13 +561,14 @@ class ResidentServer:
         if kind == b"W":
             # (a project's worker started ahead of its first call: ``daemon start``)
             await stream.send(pack(b"T", [json.dumps(self.status())]))
-            # (header: the version, the project, then the caller's environment as name,
-            # value, ...: the worker is the one its calls will be routed to)
-            if header and header[0] == VERSION and len(header) > 1 and os.path.isabs(header[1]):
-                rest = header[2:]
-                environ = dict(zip(rest[::2], rest[1::2], strict=False))
+            # (header: the version, the project, the caller's directory, the number of
+            # ``run`` options and the options to prepare, then the caller's environment
+            # as name, value, ...: the worker is the one its calls will be routed to)
+            warm = _warm_request(header)
+            if warm is not None:
+                project, cwd, options, environ = warm
                 assert self._tg is not None
-                self._tg.start_soon(self.warm, header[1], environ)
+                self._tg.start_soon(self.warm, project, environ, (cwd, options))
             return
         if kind == b"S":
             await stream.send(pack(b"T", [json.dumps(self.status())]))
@@ -606,10 +632,25 @@ class ResidentServer:
         done = reply(Failure(message), stdin, Options.of(args, resident=True))
         return done.status, done.stdout, done.stderr.encode("utf-8", "backslashreplace")
 
-    async def warm(self, project: str, environ: Mapping[str, str] | None = None) -> None:
+    async def warm(
+        self,
+        project: str,
+        environ: Mapping[str, str] | None = None,
+        run: tuple[str, list[str]] | None = None,
+    ) -> None:
         """Have the worker of ``project`` and ``environ`` (default: this server's) up
-        before its first call (the spare starts once a call has been answered)."""
-        await self._worker(project, os.environ if environ is None else environ)
+        before its first call (the spare starts once a call has been answered), and
+        with ``run`` (the working directory and the options of the ``run`` calls to
+        come) their configuration loaded."""
+        environ = os.environ if environ is None else environ
+        worker = await self._worker(project, environ)
+        if worker is not None and run is not None:
+            cwd, options = run
+            argv = ["run", *options]
+            fields = [cwd, str(len(argv)), *argv]
+            for name, value in environ.items():
+                fields += (name, value)
+            await worker.call(fields, b"", kind=b"P")
         self._last = anyio.current_time()
 
     async def _start_spare(self) -> None:
@@ -696,6 +737,24 @@ class ResidentServer:
             "spare_worker": self._spare is not None and not self._spare.dead,
             "idle_timeout": self.idle_timeout,
         }
+
+
+def _warm_request(
+    header: list[str],
+) -> tuple[str, str, list[str], dict[str, str]] | None:
+    """The project, directory, ``run`` options and environment of a ``W`` request;
+    ``None`` when it is malformed or of another version."""
+    try:
+        version, project, cwd, count = header[:4]
+        n = int(count)
+    except ValueError:
+        return None
+    rest = header[4 + n :]
+    if version != VERSION or not (os.path.isabs(project) and os.path.isabs(cwd)) or n < 0:
+        return None
+    if len(header) < 4 + n or len(rest) % 2:
+        return None
+    return project, cwd, header[4 : 4 + n], dict(zip(rest[::2], rest[1::2], strict=True))
 
 
 def _project_of(args: argparse.Namespace, stdin: bytes, cwd: str, env: dict[str, str]) -> str:

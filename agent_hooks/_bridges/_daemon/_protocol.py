@@ -30,6 +30,7 @@ path needs neither ``json`` nor ``re``.
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import struct
@@ -51,6 +52,8 @@ __all__ = [
     "WAIT_ENV",
     "FrameError",
     "Gone",
+    "Place",
+    "Refused",
     "event_of",
     "log_path",
     "pack",
@@ -103,6 +106,92 @@ class FrameError(Exception):
 class Gone(Exception):
     """The server took a request, then died or fell silent (the call's hooks may have
     run there)."""
+
+
+class Refused(Exception):
+    """What is at the socket, or the directory it is in, is not this user's own: nothing
+    was sent and no server is started."""
+
+
+class Place:
+    """The socket directory, opened (without following a symlink) and checked; the
+    socket, the locks and the server's address are reached through the open directory,
+    so a directory renamed or swapped after the check is not followed."""
+
+    def __init__(self, directory: str, key: str) -> None:
+        """Raises:
+        Refused: a symlink, not a directory, another owner, group or other access."""
+        self.directory = directory
+        self.key = key
+        self.sock_name, self.lock_name, self.spawn_name = (
+            os.path.basename(p) for p in server_paths(directory, key)
+        )
+        self.sock_path = os.path.join(directory, self.sock_name)
+        self.fifo_name = os.path.basename(request_fifo(directory, key))
+        flags = os.O_RDONLY | os.O_CLOEXEC
+        flags |= getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0)
+        try:
+            self.fd = os.open(directory, flags)
+        except OSError as exc:
+            if exc.errno in (errno.ELOOP, errno.ENOTDIR):
+                raise Refused(
+                    f"the socket directory {directory} is a symbolic link or not a "
+                    "directory; answered in-process"
+                ) from None
+            raise Refused(
+                f"the socket directory {directory} cannot be opened ({exc.strerror}); "
+                "answered in-process"
+            ) from None
+        try:
+            st = os.fstat(self.fd)
+            problem = None
+            if not stat.S_ISDIR(st.st_mode):
+                problem = "is not a directory"
+            elif st.st_uid != os.geteuid():
+                problem = f"belongs to uid {st.st_uid}, not to this user (uid {os.geteuid()})"
+            elif st.st_mode & 0o077:
+                problem = f"can be reached by group or others (mode {stat.S_IMODE(st.st_mode):04o})"
+            if problem is not None:
+                raise Refused(f"the socket directory {directory} {problem}; answered in-process")
+        except BaseException:
+            os.close(self.fd)
+            raise
+        # (Linux: connect through the open directory; elsewhere by path, where the
+        # owner checks of the socket and of its listener still hold)
+        through = f"/proc/self/fd/{self.fd}"
+        self.address = f"{through}/{self.sock_name}" if os.path.isdir(through) else self.sock_path
+
+    def close(self) -> None:
+        os.close(self.fd)
+
+    def socket_state(self) -> bool:
+        """Whether this user's socket is at the socket path (``False``: nothing is).
+
+        Raises:
+            Refused: a directory, another kind of file or another user's socket is
+                there (the server cannot listen while it is; it is left alone).
+        """
+        try:
+            st = os.lstat(self.sock_name, dir_fd=self.fd)
+        except FileNotFoundError:
+            return False
+        except OSError as exc:
+            raise Refused(
+                f"{self.sock_path} cannot be examined ({exc.strerror}); answered in-process"
+            ) from None
+        if stat.S_ISSOCK(st.st_mode):
+            if st.st_uid == os.geteuid():
+                return True
+            raise Refused(
+                f"{self.sock_path} is a socket of uid {st.st_uid}, not of this user "
+                f"(uid {os.geteuid()}); nothing was sent to it; remove it to use the "
+                "resident server; answered in-process"
+            )
+        what = "a directory" if stat.S_ISDIR(st.st_mode) else "a file that is not a socket"
+        raise Refused(
+            f"{self.sock_path} is {what}, not the resident server's socket; remove it to "
+            "use the resident server; answered in-process"
+        )
 
 
 def server_key(version: str) -> str:

@@ -46,6 +46,8 @@ if TYPE_CHECKING:
         HEAD,
         FrameError,
         Gone,
+        Place,
+        Refused,
         event_of,
         pack,
         parse,
@@ -102,6 +104,7 @@ def _sibling(directory: str, name: str) -> object:
 if not TYPE_CHECKING:
     _p = _sibling(_HERE, "_protocol")
     HEAD, FrameError, Gone, event_of = _p.HEAD, _p.FrameError, _p.Gone, _p.event_of
+    Place, Refused = _p.Place, _p.Refused
     pack, parse, peer_uid, private_dir = _p.pack, _p.parse, _p.peer_uid, _p.private_dir
     read_frame, request_fifo, server_key = _p.read_frame, _p.request_fifo, _p.server_key
     server_paths, wants_server = _p.server_paths, _p.wants_server
@@ -113,12 +116,6 @@ _FIFOS = sys.platform.startswith("linux")
 """Whether calls go through FIFOs (Linux: a FIFO's reader sees no hang-up before its
 first writer has come, which the wait for the server's answer relies on; elsewhere the
 socket)."""
-
-
-class _Refused(Exception):
-    """What is at the socket, or its directory, is not this user's own: nothing sent.
-    (Never shown: the package's ``run``, which this process then becomes, finds the
-    same and says what it found.)"""
 
 
 def _venv_prefix() -> None:
@@ -136,54 +133,6 @@ def _venv_prefix() -> None:
             return
 
 
-class _Place:
-    """The socket directory, opened without following a symlink and checked; the
-    socket is reached through the open directory (``_client._Place``, the same
-    checks)."""
-
-    def __init__(self, directory: str, key: str) -> None:
-        """Raises:
-        _Refused: a symlink, not a directory, another owner, group or other access."""
-        self.sock_name = os.path.basename(server_paths(directory, key)[0])
-        self.sock_path = os.path.join(directory, self.sock_name)
-        self.fifo_name = os.path.basename(request_fifo(directory, key))
-        flags = os.O_RDONLY | os.O_CLOEXEC
-        flags |= getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0)
-        try:
-            self.fd = os.open(directory, flags)
-        except OSError as exc:
-            raise _Refused(f"{directory}: {errno.errorcode.get(exc.errno or 0, exc)}") from None
-        try:
-            st = os.fstat(self.fd)
-            if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid() or st.st_mode & 0o077:
-                raise _Refused(f"{directory} is not this user's private directory")
-        except BaseException:
-            os.close(self.fd)
-            raise
-        through = f"/proc/self/fd/{self.fd}"
-        self.address = f"{through}/{self.sock_name}" if os.path.isdir(through) else self.sock_path
-
-    def close(self) -> None:
-        os.close(self.fd)
-
-    def socket_here(self) -> bool:
-        """Whether this user's socket is at the socket path.
-
-        Raises:
-            _Refused: something else is there (another user's socket, a directory, a
-                file), or it cannot be examined.
-        """
-        try:
-            st = os.lstat(self.sock_name, dir_fd=self.fd)
-        except FileNotFoundError:
-            return False
-        except OSError as exc:
-            raise _Refused(f"{self.sock_path}: {exc.strerror}") from None
-        if stat.S_ISSOCK(st.st_mode) and st.st_uid == os.geteuid():
-            return True
-        raise _Refused(f"{self.sock_path} is not this user's socket")
-
-
 def main(argv: Sequence[str]) -> int:
     """Answer ``argv`` (``run ARGS...``) through the resident server, or become
     ``agent-hooks`` itself; returns the exit status when the server answered."""
@@ -195,12 +144,12 @@ def main(argv: Sequence[str]) -> int:
         _become_agent_hooks(argv, stdin)
     _venv_prefix()
     try:
-        place = _Place(directory, server_key(VERSION))
-    except _Refused:
+        place = Place(directory, server_key(VERSION))
+    except Refused:
         _become_agent_hooks(argv, stdin)
     try:
         answer = _ask(place, argv, stdin)
-    except _Refused:
+    except Refused:
         answer = None
     except Gone as exc:
         place.close()
@@ -231,11 +180,11 @@ def _wanted(options: Sequence[str], environ: Mapping[str, str]) -> bool:
     return hasattr(socket, "AF_UNIX")
 
 
-def _ask(place: _Place, argv: Sequence[str], stdin: bytes) -> tuple[int, bytes, bytes] | None:
+def _ask(place: Place, argv: Sequence[str], stdin: bytes) -> tuple[int, bytes, bytes] | None:
     """The server's answer; ``None`` when no server takes the request.
 
     Raises:
-        _Refused: the socket or FIFO, or the process listening on the socket, is not
+        Refused: the socket or FIFO, or the process listening on the socket, is not
             this user's (nothing was sent).
         Gone: the server took the request, then died or fell silent.
     """
@@ -254,7 +203,7 @@ def _request(argv: Sequence[str], stdin: bytes) -> bytes:
     return pack(b"Q", fields, stdin)
 
 
-def _ask_fifo(place: _Place, request: bytes) -> tuple[int, bytes, bytes] | None:
+def _ask_fifo(place: Place, request: bytes) -> tuple[int, bytes, bytes] | None:
     """:func:`_ask` through the server's request FIFO (:mod:`._fifo`, the client's
     side): this call's two FIFOs made in the socket directory (``<name>.q`` open for
     reading and writing, so writing never waits for a reader to open it;
@@ -271,9 +220,9 @@ def _ask_fifo(place: _Place, request: bytes) -> tuple[int, bytes, bytes] | None:
     except FileNotFoundError:
         return None
     except OSError as exc:
-        raise _Refused(f"{place.fifo_name}: {exc.strerror}") from None
+        raise Refused(f"{place.fifo_name}: {exc.strerror}") from None
     if not stat.S_ISFIFO(st.st_mode) or st.st_uid != os.geteuid():
-        raise _Refused(f"{place.fifo_name} is not this user's FIFO")
+        raise Refused(f"{place.fifo_name} is not this user's FIFO")
     name = f"{os.getpid()}-{os.urandom(8).hex()}"
     ends = (name + ".q", name + ".r")
     flags = os.O_CLOEXEC | os.O_NONBLOCK | os.O_NOFOLLOW
@@ -293,7 +242,7 @@ def _ask_fifo(place: _Place, request: bytes) -> tuple[int, bytes, bytes] | None:
         try:
             st = os.fstat(server)
             if not stat.S_ISFIFO(st.st_mode) or st.st_uid != os.geteuid():
-                raise _Refused(f"{place.fifo_name} is not this user's FIFO")
+                raise Refused(f"{place.fifo_name} is not this user's FIFO")
             os.write(server, name.encode() + b"\n")
         except OSError:
             return None  # (full, or its reader went away: nothing was sent)
@@ -361,11 +310,11 @@ def _ask_fifo(place: _Place, request: bytes) -> tuple[int, bytes, bytes] | None:
                 pass  # (the server removed it)
 
 
-def _ask_socket(place: _Place, request: bytes) -> tuple[int, bytes, bytes] | None:
+def _ask_socket(place: Place, request: bytes) -> tuple[int, bytes, bytes] | None:
     """:func:`_ask` through the server's socket."""
     import socket
 
-    if not place.socket_here():
+    if not place.socket_state():
         return None
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
@@ -376,7 +325,7 @@ def _ask_socket(place: _Place, request: bytes) -> tuple[int, bytes, bytes] | Non
             return None
         uid = peer_uid(sock)
         if uid is None or uid != os.geteuid():
-            raise _Refused(f"{place.sock_path}: the listener is not this user's")
+            raise Refused(f"{place.sock_path}: the listener is not this user's")
         try:
             sock.sendall(request)
             kind, _, _ = read_frame(sock)

@@ -170,3 +170,14 @@ def _alive(pid: int) -> bool:
             return stat.read().split(") ")[-1][:1] != "Z"
     except OSError:
         return False
+
+
+def test_a_request_larger_than_a_pipe_holds_goes_through(home: QuickHome) -> None:
+    home.start_server()
+    big = "x" * (3 * 1024 * 1024)  # (a pipe holds 64 KiB)
+    payload = home.payload("rm -rf / # " + big)
+    proc = home.quick("--report", payload=payload)
+    report = json.loads(proc.stdout)
+    assert report["resident"] is True, proc.stderr[-500:]
+    assert quick_denied(home.quick(payload=payload))
+    assert call_fifos(home) == []

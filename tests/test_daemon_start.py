@@ -91,3 +91,72 @@ def test_a_first_call_without_a_server_answers_in_process_and_starts_its_worker(
     first = home.run("--report")
     assert denied(first) and json.loads(first.stdout)["resident"] is False, first.stderr
     _until(home, lambda s: s["workers"] == 1)
+
+
+@pytest.mark.parametrize("server", ["started by this start", "running already"])
+def test_daemon_start_with_the_guard_s_options_loads_its_hooks_before_the_first_call(
+    home: Home, server: str
+) -> None:
+    """``daemon start -- OPTIONS`` (what install writes for Claude Code's SessionStart)
+    loads the configuration of ``run OPTIONS`` in the project's worker, running nothing:
+    the first call finds its hooks loaded (a Python hook's module imported once, before
+    that call) and answers through them."""
+    imported = home.tmp / "imported.txt"
+    (home.project / "guardmod.py").write_text(
+        f"with open({str(imported)!r}, 'a') as f:\n"
+        "    f.write('imported\\n')\n\n\n"
+        "def no_rm(input, tool_use_id, context):\n"
+        "    if 'rm -rf' in input['tool_input'].get('command', ''):\n"
+        "        return {'hookSpecificOutput': {'hookEventName': 'PreToolUse',\n"
+        "                'permissionDecision': 'deny', 'permissionDecisionReason': 'no rm'}}\n"
+        "    return None\n"
+    )
+    config = home.project / "py-guard.json"
+    hook = {"type": "python", "callable": "guardmod:no_rm"}
+    config.write_text(json.dumps({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [hook]}]}}))
+    home.env["PYTHONPATH"] = str(home.project)
+    options = ["--config", str(config), "--trust-project-hooks"]
+    if server == "running already":
+        assert _start(home, "--project-dir", str(home.project)).returncode == 0
+        _until(home, lambda s: s["workers"] == 1)
+    done = _start(home, "--project-dir", str(home.project), "--", *options)
+    assert done.returncode == 0, done.stderr
+    deadline = time.monotonic() + DEADLINE
+    while not imported.exists():
+        assert time.monotonic() < deadline, f"not loaded ahead: {home.status()}"
+        time.sleep(0.02)  # (the worker loads it in another process)
+    assert home.status()["requests"] == 0  # type: ignore[index]
+    call = subprocess.run(
+        [*CLIENT, "run", *options, "--report"],
+        input=json.dumps(home.payload()),
+        capture_output=True,
+        text=True,
+        cwd=home.tmp,
+        env=home.env,
+        timeout=120,
+        check=False,
+    )
+    assert denied(call) and json.loads(call.stdout)["resident"] is True, call.stderr
+    assert imported.read_text() == "imported\n"  # (loaded once: ahead of the call)
+
+
+def test_daemon_start_options_that_do_not_load_are_left_to_the_first_call(home: Home) -> None:
+    """A configuration ``daemon start`` cannot load (a missing file, bad options) is
+    not an error there; the first call reports it as ``run`` does, and still denies
+    with ``--fail-closed``."""
+    missing = home.tmp / "missing.json"
+    assert _start(home, "--project-dir", str(home.project), "--", "--config", str(missing)).returncode == 0
+    assert _start(home, "--project-dir", str(home.project), "--", "--bogus").returncode == 0
+    _until(home, lambda s: s["workers"] == 1)
+    call = subprocess.run(
+        [*CLIENT, "run", "--config", str(missing), "--fail-closed"],
+        input=json.dumps(home.payload("ls")),
+        capture_output=True,
+        text=True,
+        cwd=home.tmp,
+        env=home.env,
+        timeout=120,
+        check=False,
+    )
+    assert call.returncode == 2, call.stderr
+    assert "missing.json" in call.stderr

@@ -238,7 +238,12 @@ def test_claude_gets_an_async_session_start_entry_that_starts_the_server(tmp_pat
         assert ah(tmp_path, *base, "--harness", "claude").returncode == 0
     (group,) = json.loads(settings.read_text())["hooks"]["SessionStart"]
     (item,) = group["hooks"]
-    assert shlex.split(item["command"]) == ["agent-hooks", "daemon", "start", "--dialect", "claude"]
+    (guard,) = ours(grouped_commands(json.loads(settings.read_text()), "PreToolUse"), "claude")
+    run_options = shlex.split(guard)[4:]  # (after ``agent-hooks run --dialect claude``)
+    assert run_options[:2] == ["--config", "${CLAUDE_PROJECT_DIR:-.}/guard.json"]
+    # (with the guard's own options: its configuration loads before the first tool call)
+    words = ["agent-hooks", "daemon", "start", "--dialect", "claude", "--", *run_options]
+    assert shlex.split(item["command"]) == words
     assert item["async"] is True
 
     with_start = {"hooks": {**GUARD["hooks"], "SessionStart": [{"hooks": [{"type": "command", "command": "true"}]}]}}

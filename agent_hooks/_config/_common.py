@@ -286,8 +286,28 @@ def _dangling_link(path: str) -> str | None:
 def _under(path: str, directory: str) -> bool:
     """Both as written, or both resolved (never one of each: a link inside a project is
     that project's file, :func:`is_inside`)."""
-    real = os.path.realpath
-    return within(path, directory) or within(real(path), real(directory))
+    return _under_any(path, ((directory, os.path.realpath(directory)),))
+
+
+def _under_any(path: str, directories: Iterable[tuple[str, str]]) -> bool:
+    """:func:`_under` for any of ``directories`` (each as written and resolved);
+    ``path`` is resolved once, and only when needed."""
+    real_path: str | None = None
+    for written, resolved in directories:
+        if within(path, written):
+            return True
+        if real_path is None:
+            real_path = os.path.realpath(path)
+        if within(real_path, resolved):
+            return True
+    return False
+
+
+def _resolved_child(real_parent: str, name: str) -> str:
+    """``realpath(join(real_parent, name))`` for a ``real_parent`` already resolved and
+    a ``name`` of one part: only that part can be a link."""
+    path = os.path.join(real_parent, name)
+    return os.path.realpath(path) if os.path.islink(path) else path
 
 
 def _home(home: str | os.PathLike[str] | None) -> str | None:
@@ -330,16 +350,23 @@ def file_project(
     """
     abspath = os.path.abspath(os.fspath(path))
     home_dir = _home(home)
-    user_dirs = [os.path.join(home_dir, d) for d in _USER_DIRS] if home_dir else []
+    real_home = os.path.realpath(home_dir) if home_dir else ""
+    user_dirs = (
+        [(os.path.join(home_dir, d), _resolved_child(real_home, d)) for d in _USER_DIRS]
+        if home_dir
+        else []
+    )
     user_dirs += [
-        v for v in (os.environ.get(name, "") for name in _USER_DIR_VARS) if os.path.isabs(v)
+        (v, os.path.realpath(v))
+        for v in (os.environ.get(name, "") for name in _USER_DIR_VARS)
+        if os.path.isabs(v)
     ]
-    markers = not any(_under(abspath, d) for d in user_dirs)
+    markers = not _under_any(abspath, user_dirs)
     given: dict[str, str] = {}  # the caller's project directory, as written and resolved
     if project_dir is not None:
         pdir = os.fspath(project_dir)
         given = {os.path.abspath(pdir): pdir, os.path.realpath(pdir): pdir}
-    homes = {home_dir, os.path.realpath(home_dir)} if home_dir else set()
+    homes = {home_dir, real_home} if home_dir else set()
     for candidate in dict.fromkeys((os.path.realpath(abspath), abspath)):
         directory = os.path.dirname(candidate)
         look = markers

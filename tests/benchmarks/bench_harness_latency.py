@@ -24,6 +24,10 @@ Variants, each a PreToolUse hook on Bash in a fresh HOME (a fresh socket directo
 
 * ``shell``: the baseline, a shell script doing ``grep`` of the payload (exit 2
   blocks);
+* ``python floor``: the least a Python hook can cost: ``python -I -S`` with a
+  one-line check of the payload (no ``site``, no import), answering as the shell
+  script does; the floor under any hook written in Python, which (a)'s target sits
+  close to;
 * ``run cold``: ``agent-hooks run`` (the console script), no server running when the
   session starts: the first call answers in-process and starts the server;
 * ``run warm``: the same command in the next session of the same HOME (server and the
@@ -33,8 +37,13 @@ Variants, each a PreToolUse hook on Bash in a fresh HOME (a fresh socket directo
   (``python -I -S agent_hooks/_bridges/_daemon/_quick_run.py run ...``), with the server
   up, and in a fresh HOME;
 * ``installed cold``: what ``agent-hooks install --scope user`` writes for Claude Code:
-  the quick client, and an ``async`` SessionStart hook ``daemon start`` that starts the
-  server and the project's worker off the tool calls' path, in a fresh HOME.
+  the quick client, and an ``async`` SessionStart hook ``daemon start -- OPTIONS``
+  that starts the server and the project's worker, with the guard's configuration
+  loaded, off the tool calls' path, in a fresh HOME;
+* ``installed, first turn``: the same, with the mock model taking ``--first-turn-ms``
+  (default 1500) before its first answer, as a real model's first turn does (the
+  mock otherwise answers at once, so the first tool call follows SessionStart by a few
+  milliseconds, which no real session does).
 
 ``agent-hooks`` answers with one Python callback (``{"type": "python"}``) that denies
 ``rm -r``, in a project hook file passed with ``--trust-project-hooks``.
@@ -42,7 +51,8 @@ Variants, each a PreToolUse hook on Bash in a fresh HOME (a fresh socket directo
 Printed: per variant the median and min (ms) over all its calls; (a) the median over
 rounds of (warm median / shell median of the same round), target <= 2; (c) the median
 over rounds of (the first call of a cold session / the warm median of the same
-round), target <= 1.5; the load average (``uptime``) before and after.
+round), target <= 1.5, for each cold variant; the load average (``uptime``) before
+and after.
 """
 
 from __future__ import annotations
@@ -77,8 +87,15 @@ from harnesses import (  # noqa: E402
     run_bounded,
     write_json,
 )
+from mock_models import MockModel  # noqa: E402
 
 PY = sys.executable
+FLOOR_PY = """import sys
+if b"rm -r" in sys.stdin.buffer.read():
+    sys.stderr.write("GUARD-SH-REASON: rm -r is not allowed in this project\\n")
+    sys.exit(2)
+"""
+"""The shell script's check in the least Python there can be."""
 QUICK = ROOT / "agent_hooks" / "_bridges" / "_daemon" / "_quick_run.py"
 TIMED = re.compile(
     r"\[DEBUG\] Hooks: PreToolUse:Bash \[(?P<command>.*)\] "
@@ -97,7 +114,8 @@ def load() -> str:
 
 
 class Bench:
-    def __init__(self, tmp: Path, exe: Path, calls: int) -> None:
+    def __init__(self, tmp: Path, exe: Path, calls: int, first_turn: float = 0.0) -> None:
+        self.first_turn = first_turn
         self.tmp = tmp
         self.driver = ClaudeCodeDriver(exe, CLAUDE_CODE.version)
         self.calls = calls
@@ -126,6 +144,8 @@ class Bench:
         """The hook command of ``variant`` in ``world``."""
         if variant == "shell":
             return str(world.script("grep-guard.sh", GUARD_SH))
+        if variant == "floor":
+            return " ".join([PY, "-I", "-S", str(world.script("floor.py", FLOOR_PY))])
         config = world.hooks_dir / "agent-hooks.json"
         args = ["run", "--config", str(config), "--trust-project-hooks"]
         if variant in ("quick", "installed"):
@@ -134,9 +154,10 @@ class Bench:
             args.append("--no-daemon")
         return " ".join([agent_hooks_exe(), *args])
 
-    def session(self, world: World, variant: str) -> list[int]:
+    def session(self, world: World, variant: str, first_turn: float = 0.0) -> list[int]:
         """One ``claude -p`` session whose PreToolUse hook is ``variant``: the time (ms)
-        of each allowed call, as Claude Code timed it; the deny was checked."""
+        of each allowed call, as Claude Code timed it; the deny was checked.
+        ``first_turn``: seconds the mock model takes before its first answer."""
         victim = world.victim / "file.txt"
         victim.parent.mkdir(parents=True, exist_ok=True)
         victim.write_text("precious\n")
@@ -144,13 +165,19 @@ class Bench:
         entry = {"type": "command", "command": command, "timeout": HOOK_TIMEOUT_S}
         hooks: dict[str, object] = {"PreToolUse": [{"matcher": "Bash", "hooks": [entry]}]}
         if variant == "installed":
-            warm = " ".join([PY, "-I", "-S", str(QUICK), "daemon", "start", "--dialect", "claude"])
+            config = world.hooks_dir / "agent-hooks.json"
+            options = ["--config", str(config), "--trust-project-hooks"]
+            warm = " ".join(
+                [PY, "-I", "-S", str(QUICK), "daemon", "start", "--dialect", "claude", "--", *options]
+            )
             start = {"type": "command", "command": warm, "timeout": 30, "async": True}
             hooks["SessionStart"] = [{"hooks": [start]}]
         write_json(world.home / ".claude" / "settings.json", {"hooks": hooks})
         debug = world.root / f"debug-{variant}-{time.monotonic_ns()}.txt"
         commands = [f"echo bench-{k}" for k in range(self.calls)] + ["rm -rf victim"]
-        mock = self.driver.mock(world, commands)
+        mock = MockModel(
+            "anthropic", commands, shell_tool="Bash", log_path=world.mock_log, first_turn=first_turn
+        )
         with mock:
             done = run_bounded(
                 [
@@ -184,7 +211,7 @@ class Bench:
             raise RuntimeError(f"{variant}: hook calls did not finish with status 0: {bad}")
         if not victim.exists():
             raise RuntimeError(f"{variant}: the guard did not block `rm -rf victim`")
-        reason = "GUARD-SH-REASON" if variant == "shell" else PY_DENY_REASON
+        reason = "GUARD-SH-REASON" if variant in ("shell", "floor") else PY_DENY_REASON
         if not mock.saw(reason):
             raise RuntimeError(f"{variant}: the deny reason did not reach the model")
         return [ms for _, _, ms in allowed]
@@ -210,6 +237,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--calls", type=int, default=6, help="allowed Bash calls per session")
+    parser.add_argument(
+        "--first-turn-ms",
+        type=int,
+        default=1500,
+        help="the mock model's first turn in the 'installed, first turn' variant",
+    )
     opts = parser.parse_args()
     exe = harness()
     if isinstance(exe, str):
@@ -218,7 +251,7 @@ def main() -> int:
     subprocess.run([PY, "-m", "compileall", "-q", str(ROOT / "agent_hooks")], check=True)
     before = load()
     with tempfile.TemporaryDirectory(prefix="bench-harness-") as tmpdir:
-        bench = Bench(Path(tmpdir), exe, opts.calls)
+        bench = Bench(Path(tmpdir), exe, opts.calls, opts.first_turn_ms / 1000)
         rows = measure(bench, opts.rounds)
     report(rows, opts, before, load())
     return 0
@@ -232,7 +265,8 @@ def measure(bench: Bench, rounds: int) -> Rows:
     rows: Rows = {
         k: []
         for k in (
-            "shell", "run cold", "run warm", "no-daemon", "quick warm", "quick cold", "installed cold"
+            "shell", "floor", "run cold", "run warm", "no-daemon", "quick warm", "quick cold",
+            "installed cold", "installed turn",
         )
     }  # fmt: skip
 
@@ -246,11 +280,11 @@ def measure(bench: Bench, rounds: int) -> Rows:
         finally:
             world.stop_daemons()
 
-    def alone(variant: str, row: str) -> Callable[[], None]:
+    def alone(variant: str, row: str, first_turn: float = 0.0) -> Callable[[], None]:
         def go() -> None:
             world = bench.world()
             try:
-                rows[row].append(bench.session(world, variant))
+                rows[row].append(bench.session(world, variant, first_turn))
             finally:
                 world.stop_daemons()
 
@@ -258,9 +292,11 @@ def measure(bench: Bench, rounds: int) -> Rows:
 
     steps = [
         alone("shell", "shell"),
+        alone("floor", "floor"),
         resident_home,
         alone("quick", "quick cold"),
         alone("installed", "installed cold"),
+        alone("installed", "installed turn", bench.first_turn),
     ]
     for r in range(rounds):
         for step in steps if r % 2 == 0 else steps[::-1]:
@@ -288,6 +324,7 @@ def report(rows: Rows, opts: argparse.Namespace, before: str, after: str) -> Non
     print("-" * 72)
     label = {
         "shell": "shell script doing grep of the payload (baseline)",
+        "floor": "python -I -S one-line check (a Python hook's floor)",
         "run warm": "agent-hooks run, server up (warm)",
         "quick warm": "quick client (python -I -S _quick_run.py run), warm",
         "no-daemon": "agent-hooks run --no-daemon",
@@ -295,11 +332,16 @@ def report(rows: Rows, opts: argparse.Namespace, before: str, after: str) -> Non
     for name, text in label.items():
         values = every(name)
         print(f"{text:52s} {statistics.median(values):10.0f} {min(values):6d}")
-    for name in ("run cold", "quick cold", "installed cold"):
+    for name in ("run cold", "quick cold", "installed cold", "installed turn"):
         firsts = [rnd[0] for rnd in rows[name]]
         seconds = [rnd[1] for rnd in rows[name] if len(rnd) > 1]
         rest = every(name, skip_first=True)
-        who = {"run cold": "agent-hooks run", "quick cold": "quick client"}.get(name, "as installed")
+        who = {
+            "run cold": "agent-hooks run",
+            "quick cold": "quick client",
+            "installed cold": "as installed",
+            "installed turn": f"as installed, {opts.first_turn_ms} ms first turn",
+        }[name]
         print(
             f"{who + ', first call of a session (no server)':52s} {statistics.median(firsts):10.0f} {min(firsts):6d}"
         )
@@ -321,13 +363,22 @@ def report(rows: Rows, opts: argparse.Namespace, before: str, after: str) -> Non
     c = per_round(lambda r: rows["run cold"][r][0], lambda r: med("run warm", r))
     cq = per_round(lambda r: rows["quick cold"][r][0], lambda r: med("quick warm", r))
     ci = per_round(lambda r: rows["installed cold"][r][0], lambda r: med("quick warm", r))
+    ct = per_round(lambda r: rows["installed turn"][r][0], lambda r: med("quick warm", r))
     nd = per_round(lambda r: med("no-daemon", r), lambda r: med("shell", r))
+    fl = per_round(lambda r: med("floor", r), lambda r: med("shell", r))
+    qf = per_round(lambda r: med("quick warm", r), lambda r: med("floor", r))
     print(f"(a) warm agent-hooks run / shell script        {verdict(a, 2.0)}")
     print(f"(a) warm quick client / shell script           {verdict(aq, 2.0)}")
     print(f"(c) first call of a session / warm (run)       {verdict(c, 1.5)}")
     print(f"(c) first call of a session / warm (quick)     {verdict(cq, 1.5)}")
     print(f"(c) first call / warm (as installed: async daemon start) {verdict(ci, 1.5)}")
+    print(
+        f"(c) first call / warm (as installed, the model's first turn {opts.first_turn_ms} ms)"
+        f" {verdict(ct, 1.5)}"
+    )
     print(f"(info) --no-daemon / shell script              {nd:6.2f}x")
+    print(f"(info) Python's floor / shell script           {fl:6.2f}x")
+    print(f"(info) warm quick client / Python's floor      {qf:6.2f}x")
 
 
 if __name__ == "__main__":

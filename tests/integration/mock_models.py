@@ -445,8 +445,12 @@ class MockModel:
         max_requests: int = 40,
         lifetime: float = 240.0,
         log_path: Path | None = None,
+        first_turn: float = 0.0,
     ) -> None:
+        """``first_turn``: seconds the first main request waits for its answer (a real
+        model's first turn; the benchmarks' "session's first call" after it)."""
         self.api: Api = api
+        self.first_turn = first_turn
         self.commands = list(commands)
         self.shell_tool = shell_tool
         self.model = model
@@ -561,7 +565,10 @@ class MockModel:
             method=method, path=path, headers=headers, body=body, main=main, answer=kind
         )
         with self._lock:
+            first_main = main and not any(r.main for r in self.requests)
             self.requests.append(record)
+        if first_main and self.first_turn > 0:
+            time.sleep(self.first_turn)  # (this handler's thread: a model thinking)
         if self.log_path is not None:
             with self._lock, self.log_path.open("a") as log:
                 log.write(

@@ -46,6 +46,13 @@ def register(subparsers: Any) -> None:
         "cwd or this directory)",
     )
     start.add_argument("--dialect", help=argparse.SUPPRESS)  # (names the harness's entry)
+    start.add_argument(
+        "run_options",
+        nargs="*",
+        metavar="RUN-OPTION",
+        help="after --: the options of the 'run' calls to come (--config ...); their "
+        "configuration is loaded in the worker before the first call",
+    )
     start.set_defaults(func=_start)
     stop = actions.add_parser("stop", help="stop the resident server (exit 1: none)")
     stop.set_defaults(func=_stop)
@@ -59,6 +66,7 @@ def register(subparsers: Any) -> None:
     )
     serve.add_argument("--key", help=argparse.SUPPRESS)
     serve.add_argument("--warm", metavar="PROJECT", help=argparse.SUPPRESS)
+    serve.add_argument("--warm-run", metavar="JSON", help=argparse.SUPPRESS)
     serve.add_argument("--spawn-lock-fd", type=int, help=argparse.SUPPRESS)
     serve.set_defaults(func=_serve)
 
@@ -101,9 +109,12 @@ def _start(args: argparse.Namespace) -> int:
     from .._daemon._client import warm
 
     project = _start_project(args)
-    state = warm(project)
+    cwd = os.getcwd()
+    options = list(args.run_options)
+    state = warm(project, (cwd, options) if options else None)
     environ = [field for item in os.environ.items() for field in item]
-    if state == "running" and _call(b"W", [VERSION, project, *environ]) is None:
+    request = [VERSION, project, cwd, str(len(options)), *options, *environ]
+    if state == "running" and _call(b"W", request) is None:
         state = "starting"  # (another call is starting it: its first call claims a spare)
     if state == "unavailable":
         print(
@@ -150,6 +161,25 @@ def _stop(args: argparse.Namespace) -> int:
     return 0
 
 
+def _warm_run(text: str | None) -> tuple[str, list[str]] | None:
+    """``--warm-run``'s directory and ``run`` options (JSON from the client that
+    started this server); ``None`` when absent or not well-formed."""
+    if not text:
+        return None
+    try:
+        found = json.loads(text)
+    except ValueError:
+        return None
+    if not isinstance(found, dict):
+        return None
+    cwd, options = found.get("cwd"), found.get("options")
+    if not (isinstance(cwd, str) and os.path.isabs(cwd) and isinstance(options, list)):
+        return None
+    if not all(isinstance(o, str) for o in options):
+        return None
+    return cwd, options
+
+
 def _serve(args: argparse.Namespace) -> int:
     import anyio
 
@@ -176,7 +206,13 @@ def _serve(args: argparse.Namespace) -> int:
         return 0
     try:
         with quiet_diagnostics_log():
-            anyio.run(lambda: server.run(spawn_lock_fd=args.spawn_lock_fd, warm=args.warm))
+            anyio.run(
+                lambda: server.run(
+                    spawn_lock_fd=args.spawn_lock_fd,
+                    warm=args.warm,
+                    warm_run=_warm_run(args.warm_run),
+                )
+            )
     except SocketPathError as exc:
         server.log(str(exc))
         return 1

@@ -113,9 +113,10 @@ __all__ = [
 
 WARM_UP: Mapping[str, tuple[str, Mapping[str, Any]]] = {"claude": ("SessionStart", {"async": True})}
 """Harnesses that run a hook without waiting for it (Claude Code's ``async: true``):
-the event at which install adds ``<program> daemon start --dialect NAME`` there, and
-the entry's switch, so the resident server and the project's worker are up before the
-session's first tool call. Added only where the graph has no entry of its own for
+the event at which install adds ``<program> daemon start --dialect NAME -- OPTIONS``
+there (``OPTIONS``: the guard's own ``run`` options), and the entry's switch, so the
+resident server and the project's worker, with the guard's configuration loaded, are
+up before the session's first tool call. Added only where the graph has no entry of its own for
 that event (a ``run`` entry there starts them too)."""
 
 _GUARD_EVENTS = frozenset({"PreToolUse", "PermissionRequest", "UserPromptSubmit"})
@@ -737,7 +738,10 @@ def _install(args: argparse.Namespace) -> int:
     for native in harness.events(warm_event) if warm_event else ():
         if native not in wanted:
             warm_ups.add(native)
-            command = " ".join(shlex.quote(w) for w in [*prog, "daemon", "start", "--dialect", harness.name])
+            # (with the guard's own options, so its configuration is loaded before the
+            # session's first tool call)
+            words = [*prog, "daemon", "start", "--dialect", harness.name]
+            command = " ".join([*map(shlex.quote, words), *(["--", *tail] if tail else [])])
             wanted[native] = harness.entry(command, 30.0, dialect.timeout_unit, warm_switch)
     try:
         if harness.per_event_files:

@@ -435,6 +435,24 @@ async def answer_run(args: argparse.Namespace, io: RunIO, host: RunHost) -> int:
         return io.finish(_contained(exc, args, io))
 
 
+async def prepare_run(
+    args: argparse.Namespace, project: str, cwd: str, environ: Mapping[str, str], host: RunHost
+) -> None:
+    """What :func:`answer_run` does for ``args`` before it reads a payload: the hooks
+    loaded (``host``) and the configuration's session table made, as a call of
+    ``project`` from ``cwd`` with ``environ`` would load and make them, and nothing
+    run. The resident server's worker does this for ``daemon start``, so the first
+    call of a session finds its configuration loaded. A configuration that does not
+    load is left to that call, which reports it.
+
+    Raises:
+        ValueError: ``project`` is not the host's (see :meth:`RunHost.load`).
+    """
+    args = _relative_to(with_decision_log(args, cwd, environ), cwd)
+    config, _ = host.load(args, project)
+    await host.table(args, project, config)
+
+
 def _options(args: argparse.Namespace, io: RunIO) -> Options:
     from .._answer import Options
 

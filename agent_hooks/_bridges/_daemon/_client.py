@@ -35,25 +35,26 @@ sockets and a socket directory that is not private keep ``run`` in-process.
 
 from __future__ import annotations
 
-import errno
 import os
 import socket
-import stat
 import sys
 
 from ..._base._version import VERSION
 from ._protocol import (
-    DISABLE_ENV,
     IDLE_ENV,
     WAIT_ENV,
     FrameError,
+    Gone,
+    Place,
+    Refused,
+    event_of,
     log_path,
     pack,
     peer_uid,
     private_dir,
     read_frame,
     server_key,
-    server_paths,
+    wants_server,
 )
 
 TYPE_CHECKING = False  # (not typing's: this module must not import typing)
@@ -95,95 +96,6 @@ sys.exit(main(sys.argv[1:]))
 """
 
 
-class _Gone(Exception):
-    """The server died or hung after taking the request."""
-
-
-class _Refused(Exception):
-    """What is at the socket, or the directory it is in, is not this user's own: nothing
-    was sent and no server is started."""
-
-
-class _Place:
-    """The socket directory, opened (without following a symlink) and checked; the
-    socket, the locks and the server's address are reached through the open directory,
-    so a directory renamed or swapped after the check is not followed."""
-
-    def __init__(self, directory: str, key: str) -> None:
-        """Raises:
-        _Refused: a symlink, not a directory, another owner, group or other access."""
-        self.directory = directory
-        self.key = key
-        self.sock_name, self.lock_name, self.spawn_name = (
-            os.path.basename(p) for p in server_paths(directory, key)
-        )
-        self.sock_path = os.path.join(directory, self.sock_name)
-        flags = os.O_RDONLY | os.O_CLOEXEC
-        flags |= getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0)
-        try:
-            self.fd = os.open(directory, flags)
-        except OSError as exc:
-            if exc.errno in (errno.ELOOP, errno.ENOTDIR):
-                raise _Refused(
-                    f"the socket directory {directory} is a symbolic link or not a "
-                    "directory; answered in-process"
-                ) from None
-            raise _Refused(
-                f"the socket directory {directory} cannot be opened ({exc.strerror}); "
-                "answered in-process"
-            ) from None
-        try:
-            st = os.fstat(self.fd)
-            problem = None
-            if not stat.S_ISDIR(st.st_mode):
-                problem = "is not a directory"
-            elif st.st_uid != os.geteuid():
-                problem = f"belongs to uid {st.st_uid}, not to this user (uid {os.geteuid()})"
-            elif st.st_mode & 0o077:
-                problem = f"can be reached by group or others (mode {stat.S_IMODE(st.st_mode):04o})"
-            if problem is not None:
-                raise _Refused(f"the socket directory {directory} {problem}; answered in-process")
-        except BaseException:
-            os.close(self.fd)
-            raise
-        # (Linux: connect through the open directory; elsewhere by path, where the
-        # owner checks of the socket and of its listener still hold)
-        through = f"/proc/self/fd/{self.fd}"
-        self.address = f"{through}/{self.sock_name}" if os.path.isdir(through) else self.sock_path
-
-    def close(self) -> None:
-        os.close(self.fd)
-
-    def socket_state(self) -> bool:
-        """Whether this user's socket is at the socket path (``False``: nothing is).
-
-        Raises:
-            _Refused: a directory, another kind of file or another user's socket is
-                there (the server cannot listen while it is; it is left alone).
-        """
-        try:
-            st = os.lstat(self.sock_name, dir_fd=self.fd)
-        except FileNotFoundError:
-            return False
-        except OSError as exc:
-            raise _Refused(
-                f"{self.sock_path} cannot be examined ({exc.strerror}); answered in-process"
-            ) from None
-        if stat.S_ISSOCK(st.st_mode):
-            if st.st_uid == os.geteuid():
-                return True
-            raise _Refused(
-                f"{self.sock_path} is a socket of uid {st.st_uid}, not of this user "
-                f"(uid {os.geteuid()}); nothing was sent to it; remove it to use the "
-                "resident server; answered in-process"
-            )
-        what = "a directory" if stat.S_ISDIR(st.st_mode) else "a file that is not a socket"
-        raise _Refused(
-            f"{self.sock_path} is {what}, not the resident server's socket; remove it to "
-            "use the resident server; answered in-process"
-        )
-
-
 def client_main(argv: Sequence[str]) -> int | None:
     """Answer ``agent-hooks run`` through the resident server; ``None`` when this call
     is not for it (another command, ``--no-daemon``, ...) and the ordinary command line
@@ -202,8 +114,8 @@ def client_main(argv: Sequence[str]) -> int | None:
         )
     key = server_key(VERSION)
     try:
-        place = _Place(directory, key)
-    except _Refused as exc:
+        place = Place(directory, key)
+    except Refused as exc:
         return _in_process(argv, stdin, str(exc))
     try:
         return _through(place, argv, stdin)
@@ -211,13 +123,13 @@ def client_main(argv: Sequence[str]) -> int | None:
         place.close()
 
 
-def _through(place: _Place, argv: Sequence[str], stdin: bytes) -> int:
+def _through(place: Place, argv: Sequence[str], stdin: bytes) -> int:
     """:func:`client_main` once the socket directory is open."""
     try:
         answer = _ask(place, argv, stdin)
-    except _Gone as exc:
+    except Gone as exc:
         return _in_process(argv, stdin, _gone_message(argv, stdin, exc))
-    except _Refused as exc:
+    except Refused as exc:
         return _in_process(argv, stdin, str(exc))
     if answer is not None:
         return _print(answer)
@@ -236,9 +148,9 @@ def _through(place: _Place, argv: Sequence[str], stdin: bytes) -> int:
         time.sleep(0.02)  # (the server is starting in another process)
         try:
             answer = _ask(place, argv, stdin)
-        except _Gone as exc:
+        except Gone as exc:
             return _in_process(argv, stdin, _gone_message(argv, stdin, exc))
-        except _Refused as exc:
+        except Refused as exc:
             return _in_process(argv, stdin, str(exc))
         if answer is not None:
             return _print(answer)
@@ -254,26 +166,17 @@ def _seconds(text: str | None) -> float:
 
 
 def _wanted(options: Sequence[str], environ: Mapping[str, str]) -> bool:
-    if environ.get(DISABLE_ENV, "").strip().lower() in ("1", "true", "yes", "on"):
-        return False
-    if not hasattr(socket, "AF_UNIX"):
-        return False
-    for arg in options:
-        if arg == "--":
-            break
-        if arg in ("--no-daemon", "-h", "--help"):
-            return False
-    return True
+    return hasattr(socket, "AF_UNIX") and wants_server(options, environ)
 
 
-def _ask(place: _Place, argv: Sequence[str], stdin: bytes) -> tuple[int, bytes, bytes] | None:
+def _ask(place: Place, argv: Sequence[str], stdin: bytes) -> tuple[int, bytes, bytes] | None:
     """The server's answer; ``None`` when no server takes the request (none running,
     a dead socket, another version).
 
     Raises:
-        _Refused: the socket path, or the process listening on it, is not this user's
+        Refused: the socket path, or the process listening on it, is not this user's
             (nothing was sent).
-        _Gone: the server took the request, then died or fell silent.
+        Gone: the server took the request, then died or fell silent.
     """
     if not place.socket_state():
         return None
@@ -286,13 +189,13 @@ def _ask(place: _Place, argv: Sequence[str], stdin: bytes) -> tuple[int, bytes, 
             return None  # nobody listens (a dead socket), or nobody in time: nothing ran
         uid = peer_uid(sock)
         if uid is None:
-            raise _Refused(
+            raise Refused(
                 f"cannot tell which user listens on {place.sock_path} on this platform; "
                 "nothing was sent to it; answered in-process (AGENT_HOOKS_NO_DAEMON=1 "
                 "turns the resident server off)"
             )
         if uid != os.geteuid():
-            raise _Refused(
+            raise Refused(
                 f"the process listening on {place.sock_path} runs as uid {uid}, not as "
                 f"this user (uid {os.geteuid()}); nothing was sent to it; answered "
                 "in-process"
@@ -312,51 +215,27 @@ def _ask(place: _Place, argv: Sequence[str], stdin: bytes) -> tuple[int, bytes, 
             try:
                 kind, header, body = read_frame(sock)
             except (OSError, FrameError, ValueError) as exc:
-                raise _Gone(f"it died or stopped answering ({type(exc).__name__}: {exc})") from None
+                raise Gone(f"it died or stopped answering ({type(exc).__name__}: {exc})") from None
             if kind == b"H":
                 continue
             if kind != b"R":
-                raise _Gone(f"it answered {kind!r}")
+                raise Gone(f"it answered {kind!r}")
             try:
                 code, cut = int(header[0]), int(header[1])
             except (IndexError, ValueError):
-                raise _Gone("its answer is malformed") from None
+                raise Gone("its answer is malformed") from None
             return code, body[:cut], body[cut:]
     finally:
         sock.close()
 
 
-def _gone_message(argv: Sequence[str], stdin: bytes, exc: _Gone) -> str:
+def _gone_message(argv: Sequence[str], stdin: bytes, exc: Gone) -> str:
     """The warning of a call whose server took it and gave no answer."""
     return (
-        f"the resident hook server took this {_event_of(argv, stdin)} call and gave no "
+        f"the resident hook server took this {event_of(argv, stdin)} call and gave no "
         f"answer: {exc}; its hooks may have run there, so they ran twice if they did: "
         "answered in-process"
     )
-
-
-def _event_of(argv: Sequence[str], stdin: bytes) -> str:
-    """The event a call names (``--event``, else the payload's event field), for a
-    warning."""
-    for i, arg in enumerate(argv):
-        if arg == "--":
-            break
-        if arg.startswith("--event="):
-            return arg.partition("=")[2]
-        if arg == "--event" and i + 1 < len(argv):
-            return argv[i + 1]
-    import json
-
-    try:
-        payload = json.loads(stdin)
-    except (ValueError, UnicodeDecodeError):
-        payload = None
-    if isinstance(payload, dict):
-        for field in ("hook_event_name", "hookEventName", "event"):
-            value = payload.get(field)
-            if isinstance(value, str) and value:
-                return value
-    return "(unnamed event)"
 
 
 def _print(answer: tuple[int, bytes, bytes]) -> int:
@@ -384,33 +263,41 @@ def _project(argv: Sequence[str], stdin: bytes) -> str | None:
     return _project_of(args, stdin, os.getcwd(), dict(os.environ))
 
 
-def warm(project: str) -> str:
+def warm(project: str, run: tuple[str, list[str]] | None = None) -> str:
     """Have the server of this environment start ``project``'s worker ahead of its first
-    call, without waiting for either: ``"started"`` (a server is starting with it),
+    call, without waiting for either, and with ``run`` (the directory and options of
+    the ``run`` calls to come) their configuration loaded there: ``"started"`` (a
+    server is starting with it),
     ``"running"`` (a server is up or starting: ask it with a ``W`` request),
     ``"unavailable"`` (no private socket directory, or what is there is refused)."""
     directory = private_dir(os.environ)
     if directory is None:
         return "unavailable"
     try:
-        place = _Place(directory, server_key(VERSION))
-    except _Refused:
+        place = Place(directory, server_key(VERSION))
+    except Refused:
         return "unavailable"
     try:
-        return "started" if start_server(place, os.environ, warm=project) else "running"
+        started = start_server(place, os.environ, warm=project, warm_run=run)
+        return "started" if started else "running"
     finally:
         place.close()
 
 
 def start_server(
-    place: _Place, environ: Mapping[str, str], *, warm: str | None = None
+    place: Place,
+    environ: Mapping[str, str],
+    *,
+    warm: str | None = None,
+    warm_run: tuple[str, list[str]] | None = None,
 ) -> bool:
     """Start the server of ``place`` in the background unless one is starting or
     running; whether this call started it. The spawn lock, held by the new server until
     it listens, makes concurrent first calls start one server. A dead socket of this
     user at the socket path is removed first. ``warm``: the project whose worker the
     server starts at once (else it starts a spare worker, which a new project's first
-    call claims)."""
+    call claims); ``warm_run``: the directory and ``run`` options whose configuration
+    that worker loads before its first call."""
     import fcntl
 
     try:
@@ -432,7 +319,7 @@ def start_server(
         try:
             if place.socket_state():  # (no server holds the lock: nobody listens on it)
                 os.unlink(place.sock_name, dir_fd=place.fd)
-        except (_Refused, OSError):
+        except (Refused, OSError):
             return False  # (reported by the next call's check)
         log = log_path(environ, place.key)
         try:
@@ -444,6 +331,10 @@ def start_server(
         argv += ["daemon", "serve", "--key", place.key, "--spawn-lock-fd", str(spawn)]
         if warm:
             argv += ["--warm", warm]
+            if warm_run is not None:
+                import json
+
+                argv += ["--warm-run", json.dumps({"cwd": warm_run[0], "options": warm_run[1]})]
         idle = environ.get(IDLE_ENV)
         if idle:
             argv += ["--idle-timeout", idle]
@@ -473,7 +364,7 @@ def start_server(
         os.close(spawn)  # (the new server holds its own copy of the lock)
 
 
-def _held(place: _Place) -> bool:
+def _held(place: Place) -> bool:
     """Whether a live server holds its lock file."""
     import fcntl
 

@@ -30,8 +30,8 @@ path needs neither ``json`` nor ``re``.
 
 from __future__ import annotations
 
+import errno
 import os
-import socket
 import stat
 import struct
 import sys
@@ -39,6 +39,7 @@ import zlib
 
 TYPE_CHECKING = False  # (not typing's: this module must not import typing)
 if TYPE_CHECKING:
+    import socket
     from collections.abc import Callable, Mapping, Sequence
 
 __all__ = [
@@ -50,13 +51,19 @@ __all__ = [
     "MAX_HEADER",
     "WAIT_ENV",
     "FrameError",
+    "Gone",
+    "Place",
+    "Refused",
+    "event_of",
     "log_path",
     "pack",
     "peer_uid",
     "private_dir",
     "read_frame",
+    "request_fifo",
     "server_key",
     "server_paths",
+    "wants_server",
 ]
 
 BASE_LOADING_ENV = (
@@ -96,6 +103,97 @@ class FrameError(Exception):
     """A frame that is cut short, too large or not well-formed."""
 
 
+class Gone(Exception):
+    """The server took a request, then died or fell silent (the call's hooks may have
+    run there)."""
+
+
+class Refused(Exception):
+    """What is at the socket, or the directory it is in, is not this user's own: nothing
+    was sent and no server is started."""
+
+
+class Place:
+    """The socket directory, opened (without following a symlink) and checked; the
+    socket, the locks and the server's address are reached through the open directory,
+    so a directory renamed or swapped after the check is not followed."""
+
+    def __init__(self, directory: str, key: str) -> None:
+        """Raises:
+        Refused: a symlink, not a directory, another owner, group or other access."""
+        self.directory = directory
+        self.key = key
+        self.sock_name, self.lock_name, self.spawn_name = (
+            os.path.basename(p) for p in server_paths(directory, key)
+        )
+        self.sock_path = os.path.join(directory, self.sock_name)
+        self.fifo_name = os.path.basename(request_fifo(directory, key))
+        flags = os.O_RDONLY | os.O_CLOEXEC
+        flags |= getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0)
+        try:
+            self.fd = os.open(directory, flags)
+        except OSError as exc:
+            if exc.errno in (errno.ELOOP, errno.ENOTDIR):
+                raise Refused(
+                    f"the socket directory {directory} is a symbolic link or not a "
+                    "directory; answered in-process"
+                ) from None
+            raise Refused(
+                f"the socket directory {directory} cannot be opened ({exc.strerror}); "
+                "answered in-process"
+            ) from None
+        try:
+            st = os.fstat(self.fd)
+            problem = None
+            if not stat.S_ISDIR(st.st_mode):
+                problem = "is not a directory"
+            elif st.st_uid != os.geteuid():
+                problem = f"belongs to uid {st.st_uid}, not to this user (uid {os.geteuid()})"
+            elif st.st_mode & 0o077:
+                problem = f"can be reached by group or others (mode {stat.S_IMODE(st.st_mode):04o})"
+            if problem is not None:
+                raise Refused(f"the socket directory {directory} {problem}; answered in-process")
+        except BaseException:
+            os.close(self.fd)
+            raise
+        # (Linux: connect through the open directory; elsewhere by path, where the
+        # owner checks of the socket and of its listener still hold)
+        through = f"/proc/self/fd/{self.fd}"
+        self.address = f"{through}/{self.sock_name}" if os.path.isdir(through) else self.sock_path
+
+    def close(self) -> None:
+        os.close(self.fd)
+
+    def socket_state(self) -> bool:
+        """Whether this user's socket is at the socket path (``False``: nothing is).
+
+        Raises:
+            Refused: a directory, another kind of file or another user's socket is
+                there (the server cannot listen while it is; it is left alone).
+        """
+        try:
+            st = os.lstat(self.sock_name, dir_fd=self.fd)
+        except FileNotFoundError:
+            return False
+        except OSError as exc:
+            raise Refused(
+                f"{self.sock_path} cannot be examined ({exc.strerror}); answered in-process"
+            ) from None
+        if stat.S_ISSOCK(st.st_mode):
+            if st.st_uid == os.geteuid():
+                return True
+            raise Refused(
+                f"{self.sock_path} is a socket of uid {st.st_uid}, not of this user "
+                f"(uid {os.geteuid()}); nothing was sent to it; remove it to use the "
+                "resident server; answered in-process"
+            )
+        what = "a directory" if stat.S_ISDIR(st.st_mode) else "a file that is not a socket"
+        raise Refused(
+            f"{self.sock_path} is {what}, not the resident server's socket; remove it to "
+            "use the resident server; answered in-process"
+        )
+
+
 def server_key(version: str) -> str:
     """The server of this user's clients of this interpreter and package version (16 hex
     digits: two CRC-32s with different seeds; zlib is cheap to import, hashlib is not,
@@ -109,9 +207,17 @@ def server_key(version: str) -> str:
     return f"{zlib.crc32(data):08x}{zlib.crc32(data, 0x9E3779B9):08x}"
 
 
+MAX_SOCKET_PATH = 103
+"""The longest socket path every platform binds (``sun_path`` is 104 bytes on macOS and
+the BSDs, 108 on Linux, with its terminating NUL)."""
+
+
 def private_dir(environ: Mapping[str, str]) -> str | None:
     """The user's private socket directory, made if missing; ``None`` when it cannot be
-    made or is not private (another owner, group or world access, a symlink)."""
+    made or is not private (another owner, group or world access, a symlink). A
+    directory whose socket path would be longer than :data:`MAX_SOCKET_PATH` (a deep
+    ``$XDG_RUNTIME_DIR`` or ``$TMPDIR``) is passed over for the next one, and then
+    ``/tmp/agent-hooks-<uid>`` is the last."""
     uid = os.getuid()
     runtime = environ.get("XDG_RUNTIME_DIR", "")
     candidates = []
@@ -119,18 +225,36 @@ def private_dir(environ: Mapping[str, str]) -> str | None:
         candidates.append(os.path.join(runtime, "agent-hooks"))
     tmp = next((v for v in map(environ.get, ("TMPDIR", "TEMP", "TMP")) if v), "/tmp")
     candidates.append(os.path.join(tmp, f"agent-hooks-{uid}"))
+    socket_name = 1 + len(server_paths("", "0" * 16)[0])  # ("/" and the name)
+    last = f"/tmp/agent-hooks-{uid}"
     for path in candidates:
+        too_long = len(os.fsencode(path)) + socket_name > MAX_SOCKET_PATH
+        if not too_long:
+            try:
+                os.mkdir(path, 0o700)
+            except FileExistsError:
+                pass
+            except OSError:
+                continue
         try:
-            os.mkdir(path, 0o700)
-        except FileExistsError:
-            pass
+            st: os.stat_result | None = os.lstat(path)
+        except FileNotFoundError:
+            st = None
         except OSError:
             continue
-        try:
-            st = os.lstat(path)
-        except OSError:
+        private = (
+            st is not None
+            and stat.S_ISDIR(st.st_mode)
+            and st.st_uid == uid
+            and not st.st_mode & 0o077
+        )
+        if too_long:
+            # (only the length: a directory there that is not private is refused as
+            # anywhere else, with no way round it)
+            if (st is None or private) and os.name == "posix" and last not in candidates:
+                candidates.append(last)
             continue
-        if stat.S_ISDIR(st.st_mode) and st.st_uid == uid and not st.st_mode & 0o077:
+        if private:
             return path
     return None
 
@@ -139,6 +263,48 @@ def server_paths(directory: str, key: str) -> tuple[str, str, str]:
     """``(socket, server lock, spawn lock)`` of the server ``key``."""
     base = os.path.join(directory, key)
     return base + ".sock", base + ".lock", base + ".spawn"
+
+
+def request_fifo(directory: str, key: str) -> str:
+    """The server ``key``'s request FIFO (Linux; see :mod:`._fifo`)."""
+    return os.path.join(directory, key) + ".fifo"
+
+
+def wants_server(options: Sequence[str], environ: Mapping[str, str]) -> bool:
+    """Whether a ``run`` with ``options`` asks the resident server: not when it is
+    switched off (:data:`DISABLE_ENV`), nor for ``--no-daemon`` or ``--help``."""
+    if environ.get(DISABLE_ENV, "").strip().lower() in ("1", "true", "yes", "on"):
+        return False
+    for arg in options:
+        if arg == "--":
+            break
+        if arg in ("--no-daemon", "-h", "--help"):
+            return False
+    return True
+
+
+def event_of(argv: Sequence[str], stdin: bytes) -> str:
+    """The event a call names (``--event``, else the payload's event field), for a
+    warning."""
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            break
+        if arg.startswith("--event="):
+            return arg.partition("=")[2]
+        if arg == "--event" and i + 1 < len(argv):
+            return argv[i + 1]
+    import json
+
+    try:
+        payload = json.loads(stdin)
+    except (ValueError, UnicodeDecodeError):
+        payload = None
+    if isinstance(payload, dict):
+        for field in ("hook_event_name", "hookEventName", "event"):
+            value = payload.get(field)
+            if isinstance(value, str) and value:
+                return value
+    return "(unnamed event)"
 
 
 def log_path(environ: Mapping[str, str], key: str) -> str:
@@ -207,6 +373,8 @@ def peer_uid(sock: socket.socket) -> int | None:
     """The user id of the process at the other end of a connected Unix socket
     (``SO_PEERCRED`` on Linux and OpenBSD, ``LOCAL_PEERCRED`` on macOS, FreeBSD and
     DragonFly); ``None`` where the platform cannot tell."""
+    import socket
+
     platform = sys.platform
     try:
         if platform.startswith(("linux", "openbsd")):

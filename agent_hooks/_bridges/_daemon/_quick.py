@@ -6,8 +6,10 @@ neither the caller's directory nor ``PYTHONPATH`` is on the module path; ``-S``:
 ``site``, so none of the environment's ``.pth`` files run); that file imports this one
 from its directory. It imports the standard library and two standard-library-only
 files of this package, by path (``_protocol.py`` beside it and ``_base/_version.py``),
-and nothing else: it costs an interpreter start, ``socket`` and a round trip to the
-resident server.
+and nothing else: it costs an interpreter start and a round trip to the resident
+server. On Linux the round trip goes through FIFOs (:mod:`._fifo`), so this process
+never imports ``socket`` (about a third of its own cost); elsewhere through the
+server's socket, as the package's client does.
 
 It asks the resident server exactly as the package's own client does
 (:mod:`._client`), with the same checks before it sends anything: the socket
@@ -31,7 +33,6 @@ from __future__ import annotations
 
 import errno
 import os
-import socket
 import stat
 import sys
 
@@ -42,14 +43,21 @@ if TYPE_CHECKING:
 
     from ..._base._version import VERSION
     from ._protocol import (
-        DISABLE_ENV,
+        HEAD,
         FrameError,
+        Gone,
+        Place,
+        Refused,
+        event_of,
         pack,
+        parse,
         peer_uid,
         private_dir,
         read_frame,
+        request_fifo,
         server_key,
         server_paths,
+        wants_server,
     )
 
 __all__ = ["main"]
@@ -95,21 +103,19 @@ def _sibling(directory: str, name: str) -> object:
 
 if not TYPE_CHECKING:
     _p = _sibling(_HERE, "_protocol")
-    DISABLE_ENV, FrameError, pack, peer_uid = _p.DISABLE_ENV, _p.FrameError, _p.pack, _p.peer_uid
-    private_dir, read_frame = _p.private_dir, _p.read_frame
-    server_key, server_paths = _p.server_key, _p.server_paths
+    HEAD, FrameError, Gone, event_of = _p.HEAD, _p.FrameError, _p.Gone, _p.event_of
+    Place, Refused = _p.Place, _p.Refused
+    pack, parse, peer_uid, private_dir = _p.pack, _p.parse, _p.peer_uid, _p.private_dir
+    read_frame, request_fifo, server_key = _p.read_frame, _p.request_fifo, _p.server_key
+    server_paths, wants_server = _p.server_paths, _p.wants_server
     VERSION = _sibling(os.path.join(_PACKAGE, "_base"), "_version").VERSION
     del _p
 
 
-class _Gone(Exception):
-    """The server died or hung after taking the request."""
-
-
-class _Refused(Exception):
-    """What is at the socket, or its directory, is not this user's own: nothing sent.
-    (Never shown: the package's ``run``, which this process then becomes, finds the
-    same and says what it found.)"""
+_FIFOS = sys.platform.startswith("linux")
+"""Whether calls go through FIFOs (Linux: a FIFO's reader sees no hang-up before its
+first writer has come, which the wait for the server's answer relies on; elsewhere the
+socket)."""
 
 
 def _venv_prefix() -> None:
@@ -127,53 +133,6 @@ def _venv_prefix() -> None:
             return
 
 
-class _Place:
-    """The socket directory, opened without following a symlink and checked; the
-    socket is reached through the open directory (``_client._Place``, the same
-    checks)."""
-
-    def __init__(self, directory: str, key: str) -> None:
-        """Raises:
-        _Refused: a symlink, not a directory, another owner, group or other access."""
-        self.sock_name = os.path.basename(server_paths(directory, key)[0])
-        self.sock_path = os.path.join(directory, self.sock_name)
-        flags = os.O_RDONLY | os.O_CLOEXEC
-        flags |= getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0)
-        try:
-            self.fd = os.open(directory, flags)
-        except OSError as exc:
-            raise _Refused(f"{directory}: {errno.errorcode.get(exc.errno or 0, exc)}") from None
-        try:
-            st = os.fstat(self.fd)
-            if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid() or st.st_mode & 0o077:
-                raise _Refused(f"{directory} is not this user's private directory")
-        except BaseException:
-            os.close(self.fd)
-            raise
-        through = f"/proc/self/fd/{self.fd}"
-        self.address = f"{through}/{self.sock_name}" if os.path.isdir(through) else self.sock_path
-
-    def close(self) -> None:
-        os.close(self.fd)
-
-    def socket_here(self) -> bool:
-        """Whether this user's socket is at the socket path.
-
-        Raises:
-            _Refused: something else is there (another user's socket, a directory, a
-                file), or it cannot be examined.
-        """
-        try:
-            st = os.lstat(self.sock_name, dir_fd=self.fd)
-        except FileNotFoundError:
-            return False
-        except OSError as exc:
-            raise _Refused(f"{self.sock_path}: {exc.strerror}") from None
-        if stat.S_ISSOCK(st.st_mode) and st.st_uid == os.geteuid():
-            return True
-        raise _Refused(f"{self.sock_path} is not this user's socket")
-
-
 def main(argv: Sequence[str]) -> int:
     """Answer ``argv`` (``run ARGS...``) through the resident server, or become
     ``agent-hooks`` itself; returns the exit status when the server answered."""
@@ -185,17 +144,17 @@ def main(argv: Sequence[str]) -> int:
         _become_agent_hooks(argv, stdin)
     _venv_prefix()
     try:
-        place = _Place(directory, server_key(VERSION))
-    except _Refused:
+        place = Place(directory, server_key(VERSION))
+    except Refused:
         _become_agent_hooks(argv, stdin)
     try:
         answer = _ask(place, argv, stdin)
-    except _Refused:
+    except Refused:
         answer = None
-    except _Gone as exc:
+    except Gone as exc:
         place.close()
         _warn(
-            f"the resident hook server took this {_event_of(argv, stdin)} call and gave "
+            f"the resident hook server took this {event_of(argv, stdin)} call and gave "
             f"no answer: {exc}; its hooks may have run there, so they ran twice if they "
             "did: answered in-process"
         )
@@ -212,27 +171,150 @@ def main(argv: Sequence[str]) -> int:
 
 def _wanted(options: Sequence[str], environ: Mapping[str, str]) -> bool:
     """As ``_client._wanted``: the server is asked unless switched off or not at hand."""
-    if environ.get(DISABLE_ENV, "").strip().lower() in ("1", "true", "yes", "on"):
+    if not wants_server(options, environ):
         return False
-    if not hasattr(socket, "AF_UNIX"):
-        return False
-    for arg in options:
-        if arg == "--":
-            break
-        if arg in ("--no-daemon", "-h", "--help"):
-            return False
-    return True
+    if _FIFOS:
+        return True
+    import socket
+
+    return hasattr(socket, "AF_UNIX")
 
 
-def _ask(place: _Place, argv: Sequence[str], stdin: bytes) -> tuple[int, bytes, bytes] | None:
+def _ask(place: Place, argv: Sequence[str], stdin: bytes) -> tuple[int, bytes, bytes] | None:
     """The server's answer; ``None`` when no server takes the request.
 
     Raises:
-        _Refused: the socket, or the process listening on it, is not this user's
-            (nothing was sent).
-        _Gone: the server took the request, then died or fell silent.
+        Refused: the socket or FIFO, or the process listening on the socket, is not
+            this user's (nothing was sent).
+        Gone: the server took the request, then died or fell silent.
     """
-    if not place.socket_here():
+    request = _request(argv, stdin)
+    if _FIFOS:
+        return _ask_fifo(place, request)
+    return _ask_socket(place, request)
+
+
+def _request(argv: Sequence[str], stdin: bytes) -> bytes:
+    """The ``Q`` frame of this call: the version, the working directory, the command
+    line, the environment, the payload."""
+    fields = [VERSION, os.getcwd(), str(len(argv)), *argv]
+    for name, value in os.environ.items():
+        fields += (name, value)
+    return pack(b"Q", fields, stdin)
+
+
+def _ask_fifo(place: Place, request: bytes) -> tuple[int, bytes, bytes] | None:
+    """:func:`_ask` through the server's request FIFO (:mod:`._fifo`, the client's
+    side): this call's two FIFOs made in the socket directory (``<name>.q`` open for
+    reading and writing, so writing never waits for a reader to open it;
+    ``<name>.r`` for reading), the name announced in one write (atomic: shorter than
+    ``PIPE_BUF``), the request written, the answer read as from the socket. Nobody
+    reading the server's FIFO (``ENXIO``: no server, or a dead one's) is no server.
+    Both FIFOs are removed at the end (the server removes them once it has opened
+    them, so a client killed mid-call leaves nothing)."""
+    import select
+    import time
+
+    try:
+        st = os.lstat(place.fifo_name, dir_fd=place.fd)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise Refused(f"{place.fifo_name}: {exc.strerror}") from None
+    if not stat.S_ISFIFO(st.st_mode) or st.st_uid != os.geteuid():
+        raise Refused(f"{place.fifo_name} is not this user's FIFO")
+    name = f"{os.getpid()}-{os.urandom(8).hex()}"
+    ends = (name + ".q", name + ".r")
+    flags = os.O_CLOEXEC | os.O_NONBLOCK | os.O_NOFOLLOW
+    fds: list[int] = []
+    made: list[str] = []
+    try:
+        for end in ends:
+            os.mkfifo(end, 0o600, dir_fd=place.fd)
+            made.append(end)
+        fds.append(os.open(ends[1], os.O_RDONLY | flags, dir_fd=place.fd))
+        fds.append(os.open(ends[0], os.O_RDWR | flags, dir_fd=place.fd))
+        answers, requests = fds
+        try:
+            server = os.open(place.fifo_name, os.O_WRONLY | flags, dir_fd=place.fd)
+        except OSError:
+            return None  # (nobody reads it: no server; nothing was sent)
+        try:
+            st = os.fstat(server)
+            if not stat.S_ISFIFO(st.st_mode) or st.st_uid != os.geteuid():
+                raise Refused(f"{place.fifo_name} is not this user's FIFO")
+            os.write(server, name.encode() + b"\n")
+        except OSError:
+            return None  # (full, or its reader went away: nothing was sent)
+        finally:
+            os.close(server)
+        poll = select.poll()
+        deadline = time.monotonic() + ACCEPT_WAIT
+
+        def wait(fd: int, event: int) -> None:
+            poll.register(fd, event)
+            try:
+                left = deadline - time.monotonic()
+                if left <= 0 or not poll.poll(left * 1000):
+                    raise TimeoutError("no word from the server in time")
+            finally:
+                poll.unregister(fd)
+
+        def read(n: int) -> bytes:
+            chunks = []
+            while n:
+                wait(answers, select.POLLIN)
+                chunk = os.read(answers, min(n, 1 << 20))
+                if not chunk:
+                    raise FrameError("the server closed mid-frame")
+                chunks.append(chunk)
+                n -= len(chunk)
+            return b"".join(chunks)
+
+        def frame() -> tuple[bytes, list[str], bytes]:
+            kind, head_len, body_len = HEAD.unpack(read(HEAD.size))
+            return (kind, *parse(head_len, body_len, read))
+
+        try:
+            view = memoryview(request)
+            while view:
+                wait(requests, select.POLLOUT)
+                view = view[os.write(requests, view) :]
+            kind, _, _ = frame()
+        except (OSError, FrameError, ValueError):
+            return None  # nobody (or nobody sane) took it: nothing ran
+        if kind != b"A":
+            return None
+        while True:
+            deadline = time.monotonic() + SILENCE
+            try:
+                kind, header, body = frame()
+            except (OSError, FrameError, ValueError) as exc:
+                raise Gone(f"it died or stopped answering ({type(exc).__name__}: {exc})") from None
+            if kind == b"H":
+                continue
+            if kind != b"R":
+                raise Gone(f"it answered {kind!r}")
+            try:
+                code, cut = int(header[0]), int(header[1])
+            except (IndexError, ValueError):
+                raise Gone("its answer is malformed") from None
+            return code, body[:cut], body[cut:]
+    finally:
+        for fd in fds:
+            os.close(fd)
+        for end in made:
+            try:  # noqa: SIM105 (contextlib is one more import on every call)
+                os.unlink(end, dir_fd=place.fd)
+            except OSError:
+                pass  # (the server removed it)
+
+
+def _ask_socket(place: Place, request: bytes) -> tuple[int, bytes, bytes] | None:
+    """:func:`_ask` through the server's socket."""
+    import socket
+
+    if not place.socket_state():
         return None
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
@@ -243,12 +325,9 @@ def _ask(place: _Place, argv: Sequence[str], stdin: bytes) -> tuple[int, bytes, 
             return None
         uid = peer_uid(sock)
         if uid is None or uid != os.geteuid():
-            raise _Refused(f"{place.sock_path}: the listener is not this user's")
+            raise Refused(f"{place.sock_path}: the listener is not this user's")
         try:
-            fields = [VERSION, os.getcwd(), str(len(argv)), *argv]
-            for name, value in os.environ.items():
-                fields += (name, value)
-            sock.sendall(pack(b"Q", fields, stdin))
+            sock.sendall(request)
             kind, _, _ = read_frame(sock)
         except (OSError, FrameError, ValueError):
             return None
@@ -259,41 +338,18 @@ def _ask(place: _Place, argv: Sequence[str], stdin: bytes) -> tuple[int, bytes, 
             try:
                 kind, header, body = read_frame(sock)
             except (OSError, FrameError, ValueError) as exc:
-                raise _Gone(f"it died or stopped answering ({type(exc).__name__}: {exc})") from None
+                raise Gone(f"it died or stopped answering ({type(exc).__name__}: {exc})") from None
             if kind == b"H":
                 continue
             if kind != b"R":
-                raise _Gone(f"it answered {kind!r}")
+                raise Gone(f"it answered {kind!r}")
             try:
                 code, cut = int(header[0]), int(header[1])
             except (IndexError, ValueError):
-                raise _Gone("its answer is malformed") from None
+                raise Gone("its answer is malformed") from None
             return code, body[:cut], body[cut:]
     finally:
         sock.close()
-
-
-def _event_of(argv: Sequence[str], stdin: bytes) -> str:
-    """The event a call names (as ``_client._event_of``), for a warning."""
-    for i, arg in enumerate(argv):
-        if arg == "--":
-            break
-        if arg.startswith("--event="):
-            return arg.partition("=")[2]
-        if arg == "--event" and i + 1 < len(argv):
-            return argv[i + 1]
-    import json
-
-    try:
-        payload = json.loads(stdin)
-    except (ValueError, UnicodeDecodeError):
-        payload = None
-    if isinstance(payload, dict):
-        for field in ("hook_event_name", "hookEventName", "event"):
-            value = payload.get(field)
-            if isinstance(value, str) and value:
-                return value
-    return "(unnamed event)"
 
 
 def _warn(problem: str) -> None:

@@ -76,6 +76,7 @@ import anyio.abc
 from anyio.abc import SocketAttribute
 
 from ..._base._version import VERSION
+from ._fifo import FifoDoor
 from ._protocol import HEARTBEAT, FrameError, pack, peer_uid, server_paths
 from ._routing import WorkerKey, loading_names, worker_key
 from ._worker import FrameReader, module_signature, parse_run, receive_frame, worker_request
@@ -214,8 +215,11 @@ class _Worker:
         """Whether a module file the worker loaded is not the one it loaded."""
         return any(module_signature(p) != sig for p, sig in self.signatures.items())
 
-    async def call(self, fields: list[str], body: bytes) -> tuple[int, bytes, bytes] | None:
-        """The worker's answer to one call; ``None`` when the worker ended first."""
+    async def call(
+        self, fields: list[str], body: bytes, kind: bytes = b"Q"
+    ) -> tuple[int, bytes, bytes] | None:
+        """The worker's answer to one call (``kind`` ``P``: a configuration prepared);
+        ``None`` when the worker ended first."""
         self._numbers += 1
         number = str(self._numbers)
         event: anyio.Event = anyio.Event()
@@ -227,7 +231,7 @@ class _Worker:
                 return None
             try:
                 async with self._send_lock:
-                    await self._stream.send(pack(b"Q", [number, self.project, *fields], body))
+                    await self._stream.send(pack(kind, [number, self.project, *fields], body))
             except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
                 return None
             await event.wait()
@@ -358,10 +362,17 @@ class ResidentServer:
             "(the resident server does not start; calls are answered in-process)"
         )
 
-    async def run(self, *, spawn_lock_fd: int | None = None, warm: str | None = None) -> None:
+    async def run(
+        self,
+        *,
+        spawn_lock_fd: int | None = None,
+        warm: str | None = None,
+        warm_run: tuple[str, list[str]] | None = None,
+    ) -> None:
         """Listen and serve until stopped or idle. Releases ``spawn_lock_fd`` (the
         starting client's lock) once listening. Starts the spare worker (see
-        :meth:`_worker`), and the worker of project ``warm`` when given.
+        :meth:`_worker`), or the worker of project ``warm`` when given, with the
+        configuration of ``warm_run`` (:meth:`warm`) loaded.
 
         Raises:
             SocketPathError: see :meth:`clear_socket_path`.
@@ -373,6 +384,7 @@ class ResidentServer:
         finally:
             os.umask(old)
         os.chmod(self.socket_path, 0o600)
+        door = self._open_door()
         if spawn_lock_fd is not None:
             with contextlib.suppress(OSError):
                 os.close(spawn_lock_fd)
@@ -386,18 +398,29 @@ class ResidentServer:
                 async with anyio.create_task_group() as conns:
                     accepting = anyio.CancelScope()
                     conns.start_soon(self._accept, listener, conns, accepting)
+                    announced = anyio.CancelScope()
+                    if door is not None:
+                        conns.start_soon(self._accept_fifo, door, conns, announced)
                     conns.start_soon(self._watch_idle)
                     conns.start_soon(self._watch_signals)
                     if warm is not None:
-                        workers.start_soon(self.warm, warm)
+                        workers.start_soon(self.warm, warm, None, warm_run)
                     else:
                         workers.start_soon(self._start_spare)
+                    self._warm_up()
                     await self._stop.wait()
                     accepting.cancel()
+                    announced.cancel()
                     with anyio.CancelScope(shield=True):
                         await listener.aclose()
                         with contextlib.suppress(FileNotFoundError):
                             os.unlink(self.socket_path)
+                        if door is not None:
+                            # (calls announced and not read: each is told to answer
+                            # by itself, as a request on the socket now would be)
+                            for name in door.leftover():
+                                conns.start_soon(self._fifo_connection, door, name)
+                            door.close()
                     # Requests under way finish; then the watchers end.
                     while self._in_flight:
                         self._drained = anyio.Event()
@@ -415,7 +438,37 @@ class ResidentServer:
         finally:
             with anyio.CancelScope(shield=True):
                 await listener.aclose()
+            if door is not None:
+                door.close()
             self.log(f"stopped after {self.requests} request(s)")
+
+    def _warm_up(self) -> None:
+        """Import what reading a call needs (the ``run`` parser, payload decoding,
+        finding the project) now that the server listens, so a session's first call
+        does not: calls that come in the meantime wait for it as they would have."""
+        from ..._config import _common  # noqa: F401
+        from ..._wire import _detect  # noqa: F401
+        from .._cli import (
+            _run,  # noqa: F401
+            build_parser,
+        )
+
+        if self._parser is None:
+            self._parser = build_parser("run")
+
+    def _open_door(self) -> FifoDoor | None:
+        """The FIFO the quick client calls through on Linux (:mod:`._fifo`); ``None``
+        elsewhere, or when it cannot be made (calls then come on the socket)."""
+        if not sys.platform.startswith("linux"):
+            return None
+        door = FifoDoor(self.directory, self.key)
+        try:
+            door.open()
+        except OSError as exc:
+            door.close()
+            self.log(f"no FIFO for quick clients ({exc}); they call on the socket")
+            return None
+        return door
 
     # ------------------------------------------------------------ watchers
 
@@ -459,28 +512,47 @@ class ResidentServer:
                     continue
                 tg.start_soon(self._connection, stream)
 
+    async def _accept_fifo(
+        self, door: FifoDoor, tg: anyio.abc.TaskGroup, scope: anyio.CancelScope
+    ) -> None:
+        with scope:
+            while True:
+                for name in await door.names():
+                    tg.start_soon(self._fifo_connection, door, name)
+
+    async def _fifo_connection(self, door: FifoDoor, name: str) -> None:
+        stream = door.connect(name)
+        if stream is None:
+            return  # (its client is gone, or they are not this user's FIFOs)
+        async with stream:
+            await self._handle(stream)
+
     async def _connection(self, stream: anyio.abc.SocketStream) -> None:
         async with stream:
             if not _same_user(stream):
                 self.log("refused a connection from another user")
                 return
-            self._in_flight += 1
-            try:
-                async with self._slots:
-                    await self._serve(stream)
-            except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
-                pass  # the client went away; nothing to answer
-            except FrameError as exc:
-                self.log(f"bad request: {exc}")
-            except anyio.EndOfStream:
-                pass  # (connected and left without a word)
-            finally:
-                self._in_flight -= 1
-                self._last = anyio.current_time()
-                if not self._in_flight:
-                    self._drained.set()
+            await self._handle(stream)
 
-    async def _serve(self, stream: anyio.abc.SocketStream) -> None:
+    async def _handle(self, stream: anyio.abc.ByteStream) -> None:
+        """One request, on the socket or through FIFOs."""
+        self._in_flight += 1
+        try:
+            async with self._slots:
+                await self._serve(stream)
+        except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
+            pass  # the client went away; nothing to answer
+        except FrameError as exc:
+            self.log(f"bad request: {exc}")
+        except anyio.EndOfStream:
+            pass  # (connected and left without a word)
+        finally:
+            self._in_flight -= 1
+            self._last = anyio.current_time()
+            if not self._in_flight:
+                self._drained.set()
+
+    async def _serve(self, stream: anyio.abc.ByteStream) -> None:
         with anyio.fail_after(REQUEST_TIMEOUT):
             kind, header, body = await receive_frame(stream)
         if kind == b"T":
@@ -489,13 +561,14 @@ class ResidentServer:
         if kind == b"W":
             # (a project's worker started ahead of its first call: ``daemon start``)
             await stream.send(pack(b"T", [json.dumps(self.status())]))
-            # (header: the version, the project, then the caller's environment as name,
-            # value, ...: the worker is the one its calls will be routed to)
-            if header and header[0] == VERSION and len(header) > 1 and os.path.isabs(header[1]):
-                rest = header[2:]
-                environ = dict(zip(rest[::2], rest[1::2], strict=False))
+            # (header: the version, the project, the caller's directory, the number of
+            # ``run`` options and the options to prepare, then the caller's environment
+            # as name, value, ...: the worker is the one its calls will be routed to)
+            warm = _warm_request(header)
+            if warm is not None:
+                project, cwd, options, environ = warm
                 assert self._tg is not None
-                self._tg.start_soon(self.warm, header[1], environ)
+                self._tg.start_soon(self.warm, project, environ, (cwd, options))
             return
         if kind == b"S":
             await stream.send(pack(b"T", [json.dumps(self.status())]))
@@ -559,10 +632,25 @@ class ResidentServer:
         done = reply(Failure(message), stdin, Options.of(args, resident=True))
         return done.status, done.stdout, done.stderr.encode("utf-8", "backslashreplace")
 
-    async def warm(self, project: str, environ: Mapping[str, str] | None = None) -> None:
+    async def warm(
+        self,
+        project: str,
+        environ: Mapping[str, str] | None = None,
+        run: tuple[str, list[str]] | None = None,
+    ) -> None:
         """Have the worker of ``project`` and ``environ`` (default: this server's) up
-        before its first call (the spare starts once a call has been answered)."""
-        await self._worker(project, os.environ if environ is None else environ)
+        before its first call (the spare starts once a call has been answered), and
+        with ``run`` (the working directory and the options of the ``run`` calls to
+        come) their configuration loaded."""
+        environ = os.environ if environ is None else environ
+        worker = await self._worker(project, environ)
+        if worker is not None and run is not None:
+            cwd, options = run
+            argv = ["run", *options]
+            fields = [cwd, str(len(argv)), *argv]
+            for name, value in environ.items():
+                fields += (name, value)
+            await worker.call(fields, b"", kind=b"P")
         self._last = anyio.current_time()
 
     async def _start_spare(self) -> None:
@@ -651,6 +739,24 @@ class ResidentServer:
         }
 
 
+def _warm_request(
+    header: list[str],
+) -> tuple[str, str, list[str], dict[str, str]] | None:
+    """The project, directory, ``run`` options and environment of a ``W`` request;
+    ``None`` when it is malformed or of another version."""
+    try:
+        version, project, cwd, count = header[:4]
+        n = int(count)
+    except ValueError:
+        return None
+    rest = header[4 + n :]
+    if version != VERSION or not (os.path.isabs(project) and os.path.isabs(cwd)) or n < 0:
+        return None
+    if len(header) < 4 + n or len(rest) % 2:
+        return None
+    return project, cwd, header[4 : 4 + n], dict(zip(rest[::2], rest[1::2], strict=True))
+
+
 def _project_of(args: argparse.Namespace, stdin: bytes, cwd: str, env: dict[str, str]) -> str:
     """The project ``run`` will load for this call, read as ``run`` reads it (the worker
     refuses a call for another project, so a misreading fails, never mixes)."""
@@ -669,7 +775,7 @@ def _project_of(args: argparse.Namespace, stdin: bytes, cwd: str, env: dict[str,
 
 
 async def _heartbeat(
-    stream: anyio.abc.SocketStream, gone: anyio.Event, log: Callable[[str], None]
+    stream: anyio.abc.ByteStream, gone: anyio.Event, log: Callable[[str], None]
 ) -> None:
     """Heartbeats until cancelled; sets ``gone`` (and stops) when the client left."""
     frame = pack(b"H", [])

@@ -11,8 +11,9 @@ call for any other project (:meth:`WorkerHost.load`).
 
 Frames (``_protocol.pack``) on the socket ``FD``: the server sends ``Q`` (header the
 call's number, the project, the working directory, the number of arguments, the
-arguments, then the environment as name, value, ...; body the payload); the worker
-answers ``R`` (header the call's number, the exit status, the byte length of the
+arguments, then the environment as name, value, ...; body the payload), or ``P``
+(the same header: load the configuration of that ``run`` and make its session table,
+running nothing, ``daemon start``'s); the worker answers ``R`` (header the call's number, the exit status, the byte length of the
 body's stdout part, then, for every module file it loaded since its last answer that
 is not part of the installed interpreter or of this package, the path and its stat
 signature; body stdout then stderr). End of file from the server: finish the calls
@@ -40,6 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 import anyio
 import anyio.abc
+import anyio.lowlevel
 
 from ._protocol import HEAD, MAX_BODY, MAX_HEADER, FrameError, pack, parse
 
@@ -262,8 +264,15 @@ class WorkerHost:
                 with contextlib.suppress(anyio.BrokenResourceError, anyio.ClosedResourceError):
                     await stream.send(frame)
 
+        warming = anyio.CancelScope()
+
+        async def warm_up() -> None:
+            with warming:
+                await _warm_up()
+
         async with anyio.create_task_group() as tables:
             self._tg = tables
+            tables.start_soon(warm_up)
             async with anyio.create_task_group() as calls:
                 frames = FrameReader(stream)
                 while True:
@@ -273,8 +282,9 @@ class WorkerHost:
                         break
                     except (anyio.BrokenResourceError, anyio.ClosedResourceError):
                         break
-                    if kind == b"Q" and header:
-                        calls.start_soon(self._call, header, body, send)
+                    if kind in (b"Q", b"P") and header:
+                        calls.start_soon(self._call, header, body, send, kind == b"P")
+                warming.cancel()
                 # (the server closed its end: it sends that only with no call under way,
                 # so calls still running lost their server; they get a grace, no more)
                 calls.cancel_scope.deadline = anyio.current_time() + GRACE
@@ -282,7 +292,9 @@ class WorkerHost:
                 config.table.close()
             tables.cancel_scope.deadline = anyio.current_time() + GRACE
 
-    async def _call(self, header: list[str], body: bytes, send: Any) -> None:
+    async def _call(
+        self, header: list[str], body: bytes, send: Any, prepare: bool = False
+    ) -> None:
         number = header[0]
         request = worker_request(header[2:]) if len(header) > 1 else None
         if request is None:
@@ -295,7 +307,10 @@ class WorkerHost:
                 self.project, self._loading = header[1], loading_of(env)
             await self._gate.enter((cwd, tuple(sorted(env.items()))))
             try:
-                code, out, err = await self._run(argv, cwd, env, body)
+                if prepare:
+                    code, out, err = await self._prepare(argv, cwd, env)
+                else:
+                    code, out, err = await self._run(argv, cwd, env, body)
             finally:
                 self._gate.leave()
         await send(pack(b"R", [number, str(code), str(len(out)), *self.new_modules()], out + err))
@@ -335,6 +350,23 @@ class WorkerHost:
         run_io = RunIO(stdin, cwd=cwd, environ=env, stdout=out, stderr=err, resident=True)
         code = await answer_run(args, run_io, self)
         return code, out.getvalue(), err.getvalue().encode("utf-8", "backslashreplace")
+
+    async def _prepare(
+        self, argv: list[str], cwd: str, env: dict[str, str]
+    ) -> tuple[int, bytes, bytes]:
+        """Load the configuration of ``run ARGV`` and make its session table, running
+        nothing (``daemon start``: :func:`~agent_hooks._bridges._cli._run.prepare_run`);
+        what went wrong is left to the first call, which reports it."""
+        from .._cli._run import prepare_run
+
+        assert self._parser is not None and self.project is not None
+        args = parse_run(self._parser, argv)
+        if isinstance(args, argparse.Namespace):
+            try:
+                await prepare_run(args, self.project, cwd, env, self)
+            except Exception as exc:  # (the call that loads it again reports it)
+                self.log(f"could not prepare {argv[1:]!r} ahead of its first call: {exc}")
+        return 0, b"", b""
 
     # ----------------------------------------------------------- RunHost
 
@@ -433,13 +465,38 @@ class WorkerHost:
 def _preload() -> None:
     """Import what a call needs of this package (and nothing of any project) before
     the first call comes: a spare worker claimed by a new project then answers at
-    once."""
+    once. The rest of what a call may import lazily follows in :func:`_warm_up`."""
     from ..._config import _load, _trust  # noqa: F401
     from ..._dispatch import _registry  # noqa: F401
     from ..._wire import _detect  # noqa: F401
-    from .. import _sessions  # noqa: F401
+    from .. import _answer, _payload, _sessions  # noqa: F401
     from .._cli import _run  # noqa: F401
     from . import _routing, _watch  # noqa: F401
+
+
+_WARMED = ("_events", "_wire", "_handlers", "_dispatch", "_config")
+"""The layers whose every module a worker imports in the background (:func:`_warm_up`)."""
+
+
+async def _warm_up() -> None:
+    """Import, one module at a time and letting calls run between two, every module of
+    the lower layers (the event classes, the wire dialects, the handler kinds, the
+    harness formats), which a call otherwise imports lazily on its first use (about
+    100 ms for a first call on a quiet machine). A worker started ahead of its calls
+    (the spare, or ``daemon start``'s) then answers its first call about as fast as
+    its later ones, and a call that comes meanwhile waits for one module's import at
+    most. A module whose optional dependency is not installed is left to the call
+    that needs it (which reports it)."""
+    import importlib
+    import pkgutil
+
+    root = __name__.split(".", 1)[0]
+    for layer in _WARMED:
+        package = importlib.import_module(f"{root}.{layer}")
+        for info in pkgutil.walk_packages(package.__path__, f"{package.__name__}."):
+            await anyio.lowlevel.checkpoint()
+            with contextlib.suppress(ImportError):
+                importlib.import_module(info.name)
 
 
 def _options(args: argparse.Namespace, project: str) -> tuple[Any, ...]:

@@ -5,9 +5,10 @@ no project or user file switches them off; a file anyone else can change, a link
 one, or a half-written file is refused with a diagnostic, and blocks under
 ``--fail-closed``.
 
-The tests make their own uid the managed owner (``AGENT_HOOKS_MANAGED_OWNER``) when
-they want a file to pass, and a uid that is not theirs (``chown`` as root; their own as
-any other user) when they want it to fail: they never touch the real /etc."""
+Only root's files are managed, so the tests that want a file to pass run as root (CI
+does; elsewhere they are skipped), and those that want it to fail give it a uid that
+is not root's (``chown`` as root; their own as any other user): they never touch the
+real /etc."""
 
 from __future__ import annotations
 
@@ -40,6 +41,7 @@ from agent_hooks._bridges._daemon._protocol import (
 )
 
 ME = os.getuid()
+pytestmark = pytest.mark.skipif(ME != 0, reason="only root's files are managed: run as root")
 OTHER = 4242
 PY = sys.executable
 
@@ -92,7 +94,6 @@ class Machine:
             XDG_STATE_HOME=str(tmp / "state"),
             XDG_CONFIG_HOME=str(self.home / ".config"),
             AGENT_HOOKS_MANAGED_DIR=str(self.managed),
-            AGENT_HOOKS_MANAGED_OWNER=str(ME),
             AGENT_HOOKS_NO_DAEMON="1",
         )
 
@@ -121,8 +122,7 @@ class Machine:
 @pytest.fixture
 def machine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Machine:
     m = Machine(tmp_path)
-    for name in ("AGENT_HOOKS_MANAGED_DIR", "AGENT_HOOKS_MANAGED_OWNER"):
-        monkeypatch.setenv(name, m.env[name])
+    monkeypatch.setenv("AGENT_HOOKS_MANAGED_DIR", m.env["AGENT_HOOKS_MANAGED_DIR"])
     return m
 
 
@@ -210,7 +210,7 @@ def test_a_managed_file_others_can_write_is_refused(
 def test_a_managed_file_of_another_owner_is_refused(machine: Machine) -> None:
     path = _write(machine.managed / "guard.json", DENY)
     not_mine(path)
-    env = {k: v for k, v in machine.env.items() if k != "AGENT_HOOKS_MANAGED_OWNER"}
+    env = machine.env
     proc = machine.run("--project-dir", str(machine.project), env=env)
     assert not denied(proc)
     assert "managed hook file refused: the file is owned by uid" in proc.stderr
@@ -223,7 +223,7 @@ def test_a_link_to_a_user_file_is_not_managed(machine: Machine) -> None:
     target = _write(machine.tmp / "mine" / "guard.json", DENY)
     not_mine(target)
     (machine.managed / "guard.json").symlink_to(target)
-    env = {k: v for k, v in machine.env.items() if k != "AGENT_HOOKS_MANAGED_OWNER"}
+    env = machine.env
     if ME == 0:
         proc = machine.run("--project-dir", str(machine.project), env=env)
         assert "the file the link points to is owned by uid 4242" in proc.stderr

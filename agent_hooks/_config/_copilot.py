@@ -444,7 +444,7 @@ def load_copilot_dir(
     )
     owner: int | OwnerRule | None = None
     if require_root_policy:
-        # a caller's owner is the only one; else root and $AGENT_HOOKS_MANAGED_OWNER, as
+        # a caller's owner is the only one; else root alone, as
         # for every managed file (OwnerRule)
         given = policy_owner if policy_owner is not None else (POLICY_OWNER or None)
         owner = given if given is not None else OwnerRule()

@@ -20,11 +20,14 @@ Where the system locations lie (docs/rollout.md, "Managed hooks"):
   location is read below that directory (``/etc/x`` becomes ``$ROOT/etc/x``): for tests
   and for containers that mount the machine's ``/etc`` elsewhere;
 * :data:`MANAGED_DIR_ENV` (``AGENT_HOOKS_MANAGED_DIR``): agent_hooks's own managed
-  directory instead of :data:`MANAGED_DIR`;
-* :data:`OWNER_ENV` (``AGENT_HOOKS_MANAGED_OWNER``): one more uid, besides root, that
-  may own managed files (an image whose policy files belong to a service account;
-  tests). Whoever sets a harness's environment already decides which hooks it runs, so
-  this grants nothing a repository could reach.
+  directory instead of :data:`MANAGED_DIR`.
+
+Neither moves who may own a managed file: root alone, whatever the environment says.
+A repository can set a harness's environment (Claude Code applies a project
+settings file's ``env``), so a variable that named another owner would let a
+repository's own files count as managed, switch a user's guards off
+(``allowManagedHooksOnly``) and run without trust; pointed at a repository, these
+variables find only files that are not root's, which are refused.
 
 On Windows ownership is not checked (ACLs are not read): the locations under
 ``C:\\ProgramData`` are taken as the administrator's.
@@ -48,7 +51,6 @@ __all__ = [
     "MANAGED_DIR",
     "MANAGED_DIR_ENV",
     "MANAGED_ENV",
-    "OWNER_ENV",
     "SYSTEM_ROOT_ENV",
     "POLICIES",
     "OwnerRule",
@@ -61,8 +63,7 @@ __all__ = [
 
 SYSTEM_ROOT_ENV = "AGENT_HOOKS_SYSTEM_ROOT"
 MANAGED_DIR_ENV = "AGENT_HOOKS_MANAGED_DIR"
-OWNER_ENV = "AGENT_HOOKS_MANAGED_OWNER"
-MANAGED_ENV = (SYSTEM_ROOT_ENV, MANAGED_DIR_ENV, OWNER_ENV)
+MANAGED_ENV = (SYSTEM_ROOT_ENV, MANAGED_DIR_ENV)
 """The variables that decide which managed files load (they key the resident server)."""
 
 MANAGED_ONLY_CLAUDE = "allowManagedHooksOnly is true in managed policy settings"
@@ -114,20 +115,13 @@ def managed_dir() -> Path:
     return system_path(MANAGED_DIR, darwin=MANAGED_DIR_DARWIN, windows=MANAGED_DIR_WINDOWS)
 
 
-def _allowed_owners() -> frozenset[int]:
-    owners = {0}
-    extra = os.environ.get(OWNER_ENV, "").strip()
-    if extra.isdigit():
-        owners.add(int(extra))
-    return frozenset(owners)
-
-
 @attrs.frozen
 class OwnerRule:
-    """Who may own a managed file: ``owners`` (uids; default root and
-    ``$AGENT_HOOKS_MANAGED_OWNER``), nobody else able to write it or its directory."""
+    """Who may own a managed file: ``owners`` (uids; default root alone, never taken
+    from the environment: see the module's docstring), nobody else able to write it or
+    its directory. The Python API may name another owner (:meth:`coerce`)."""
 
-    owners: frozenset[int] = attrs.field(factory=_allowed_owners)
+    owners: frozenset[int] = frozenset({0})
 
     @classmethod
     def coerce(cls, value: OwnerRule | int | None) -> OwnerRule:

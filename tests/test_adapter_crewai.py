@@ -165,6 +165,25 @@ def test_parallel_calls_are_each_hooked() -> None:
     )
 
 
+def test_an_agent_kicked_off_without_a_crew_is_hooked_too() -> None:
+    ran: list[str] = []
+
+    @tool("shell")
+    def shell(command: str) -> str:
+        """Run a shell command."""
+        ran.append(command)
+        return f"ran {command}"
+
+    llm = scripted("ok")
+    agent = Agent(
+        role="dev", goal="keep the build clean", backstory="careful", llm=llm, tools=[shell]
+    )
+    with CrewAIHooks(registry("PreToolUse", no_rm_rf)).run():
+        agent.kickoff("clean up")
+    assert ran == []
+    assert llm.tool_results() == ["no rm -rf (python guard)"]
+
+
 def test_a_tool_error_goes_to_post_tool_use_failure() -> None:
     failures: list[str] = []
 

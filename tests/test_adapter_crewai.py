@@ -28,6 +28,8 @@ from pydantic import Field
 from agent_hooks import (
     HookRegistry,
     PostToolUseFailureInput,
+    PreToolUseInput,
+    PreToolUseOutput,
     UserPromptSubmitInput,
     UserPromptSubmitOutput,
 )
@@ -52,10 +54,11 @@ pytestmark = [
 
 
 class ScriptedLLM(BaseLLM):
-    """Native tool calling: first each batch of ``calls`` (``shell`` calls, one
-    request each), then the ``finals``; ``requests`` holds each request's messages."""
+    """Native tool calling: first each batch of ``calls`` (one request each: a string
+    is a ``shell`` call with that command, a dict the ``function`` as it is), then the
+    ``finals``; ``requests`` holds each request's messages."""
 
-    calls: list[list[str]] = Field(default_factory=lambda: [["rm -rf build"]])
+    calls: list[list[str | dict[str, Any]]] = Field(default_factory=lambda: [["rm -rf build"]])
     finals: list[str] = Field(default_factory=list)
     requests: list[list[dict[str, Any]]] = Field(default_factory=list)
 
@@ -69,11 +72,16 @@ class ScriptedLLM(BaseLLM):
         self.requests.append([dict(m) for m in messages])
         if self.calls:
             batch = self.calls.pop(0)
+            shell = {"name": "shell", "arguments": ""}
             return [
                 {
                     "id": f"call_{len(self.requests)}_{i}",
                     "type": "function",
-                    "function": {"name": "shell", "arguments": json.dumps({"command": c})},
+                    "function": (
+                        {**shell, "arguments": json.dumps({"command": c})}
+                        if isinstance(c, str)
+                        else c
+                    ),
                 }
                 for i, c in enumerate(batch)
             ]
@@ -86,7 +94,7 @@ class ScriptedLLM(BaseLLM):
         return [m["content"] for m in self.requests[request] if m["role"] == "user"]
 
 
-def scripted(*finals: str, calls: list[list[str]] | None = None) -> ScriptedLLM:
+def scripted(*finals: str, calls: list[list[str | dict[str, Any]]] | None = None) -> ScriptedLLM:
     return ScriptedLLM(
         model="scripted", finals=list(finals), calls=[["rm -rf build"]] if calls is None else calls
     )
@@ -182,6 +190,69 @@ def test_an_agent_kicked_off_without_a_crew_is_hooked_too() -> None:
         agent.kickoff("clean up")
     assert ran == []
     assert llm.tool_results() == ["no rm -rf (python guard)"]
+
+
+class ReActLLM(BaseLLM):
+    """No native tool calling: CrewAI's text-based (ReAct) loop parses the replies."""
+
+    replies: list[str] = Field(default_factory=list)
+    requests: list[list[dict[str, Any]]] = Field(default_factory=list)
+
+    def get_input_tokens_count(self, *args: Any, **kwargs: Any) -> int:
+        return 1
+
+    def call(self, messages: Any, *args: Any, **kwargs: Any) -> Any:
+        self.requests.append([dict(m) for m in messages])
+        return self.replies.pop(0)
+
+
+@pytest.mark.parametrize(
+    ("hook", "event", "ran_commands", "observation"),
+    [
+        (no_rm_rf, "PreToolUse", [], "Observation: no rm -rf (python guard)"),
+        (make_safe, "PreToolUse", ["ls build"], "Observation: ran ls build"),
+        (
+            formatter_ran,
+            "PostToolUse",
+            ["rm -rf build"],
+            "Observation: ran rm -rf build\nFORMATTER: 2 files reformatted",
+        ),
+    ],
+)
+def test_the_text_based_tool_loop_is_hooked_too(
+    hook: Any, event: str, ran_commands: list[str], observation: str
+) -> None:
+    action = 'Thought: clean\nAction: shell\nAction Input: {"command": "rm -rf build"}'
+    final = "Thought: I now know the final answer\nFinal Answer: done"
+    llm = ReActLLM(model="scripted", replies=[action, final])
+    ran: list[str] = []
+    the_crew = crew(llm, ran, None)  # (a ScriptedLLM's place: any BaseLLM)
+    with CrewAIHooks(registry(event, hook)).run():
+        the_crew.kickoff()
+    assert ran == ran_commands
+    assert any(observation in m["content"] for m in llm.requests[-1] if m["role"] == "assistant")
+
+
+def test_a_call_without_arguments_cannot_be_rewritten_and_is_refused() -> None:
+    async def add_argument(input: PreToolUseInput) -> PreToolUseOutput:
+        return PreToolUseOutput(updated_input={"verbose": True})
+
+    ran: list[str] = []
+
+    @tool("status")
+    def status() -> str:
+        """Show the status."""
+        ran.append("status")
+        return "clean"
+
+    llm = scripted("done", calls=[[{"name": "status", "arguments": "{}"}]])
+    agent = Agent(role="dev", goal="g", backstory="b", llm=llm, tools=[status])
+    task = Task(description="status?", expected_output="a summary", agent=agent)
+    with CrewAIHooks(registry("PreToolUse", add_argument, matcher=None)).run():
+        Crew(agents=[agent], tasks=[task]).kickoff()
+    assert ran == []
+    (result,) = llm.tool_results()
+    assert "cannot give 'status' a rewritten input" in result
 
 
 def test_a_tool_error_goes_to_post_tool_use_failure() -> None:

@@ -169,17 +169,52 @@ class _Run:
             return _Refused(name, f"agent_hooks: the hooks failed ({exc}); the tool was not run")
         return _Refused(name, outcome.reason or "denied by a hook")
 
+    def _refuse(self, call: _Call, reason: str) -> _Refused:
+        """Ends ``call``, which reached the tool, without running it (the hooks see
+        a failed call): the refusal ``POST_TOOL_CALL`` answers with."""
+        try:
+            self._finish(call, None, ToolErrorResult(reason, None))
+        except AgentStopped as exc:
+            return _Refused(call.tool_name, reason, stopped=exc)
+        except Exception:  # (already refused)
+            pass
+        return _Refused(call.tool_name, reason)
+
+    def _begin(self, ctx: Any) -> _Call | _Refused:
+        name = str(ctx.tool_name)
+        if not isinstance(ctx.tool_input, dict):
+            return _Refused(name, "agent_hooks: the tool input is not an object; not run")
+        original = dict(ctx.tool_input)
+        started = self._start(name, original)
+        if isinstance(started, _Refused):
+            return started
+        tool_input = started.entered.result()
+        if tool_input == original:
+            return started
+        if not original:  # CrewAI's text-based tool loop runs an empty call with a fresh dict
+            return self._refuse(
+                started,
+                f"agent_hooks: CrewAI cannot give {name!r} a rewritten input (the call had "
+                "no arguments); the tool was not run",
+            )
+        ctx.tool_input.clear()  # the dict CrewAI runs the tool with
+        ctx.tool_input.update(tool_input)
+        return started
+
     def pre_tool_call(self, ctx: Any) -> None:
-        """``PRE_TOOL_CALL``: the hooked call up to the tool."""
+        """``PRE_TOOL_CALL``: the hooked call up to the tool; ``HookAborted`` refuses
+        it (CrewAI ignores any other exception of a hook and would run the tool)."""
         self._drop_pending()
-        started = self._start(str(ctx.tool_name), dict(ctx.tool_input))
+        try:
+            started = self._begin(ctx)
+        except Exception as exc:
+            started = _Refused(
+                str(getattr(ctx, "tool_name", "")),
+                f"agent_hooks: the hooks failed ({exc}); the tool was not run",
+            )
         self.pending.set(started)
         if isinstance(started, _Refused):
             raise HookAborted(started.reason, _SOURCE)
-        tool_input = started.entered.result()
-        if tool_input != ctx.tool_input:
-            ctx.tool_input.clear()
-            ctx.tool_input.update(tool_input)
 
     def post_tool_call(self, ctx: Any) -> str | None:
         """``POST_TOOL_CALL``: the rest of the hooked call; the text the model reads."""

@@ -255,6 +255,22 @@ def test_a_call_without_arguments_cannot_be_rewritten_and_is_refused() -> None:
     assert "cannot give 'status' a rewritten input" in result
 
 
+@pytest.mark.anyio
+@pytest.mark.parametrize("anyio_backend", ["asyncio"])  # (CrewAI's akickoff is asyncio's)
+async def test_akickoff_in_an_async_program_is_hooked(anyio_backend: str) -> None:
+    """The hooks block the calling loop's thread while the session's own loop, in the
+    portal, answers them: no deadlock."""
+    ran: list[str] = []
+    llm = scripted("done")
+    hooks = CrewAIHooks(registry("PreToolUse", no_rm_rf))
+    the_crew = crew(llm, ran, hooks)
+    with hooks.run():
+        output = await the_crew.akickoff()
+    assert ran == []
+    assert llm.tool_results() == ["no rm -rf (python guard)"]
+    assert output.raw == "done"
+
+
 def test_a_tool_error_goes_to_post_tool_use_failure() -> None:
     failures: list[str] = []
 

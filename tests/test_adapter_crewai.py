@@ -163,8 +163,9 @@ def test_post_tool_use_context_reaches_the_next_model_request() -> None:
 
 
 def test_parallel_calls_are_each_hooked() -> None:
-    """Two calls in one model response (CrewAI runs them on worker threads): each
-    ``POST_TOOL_CALL`` finishes its own call."""
+    """Three calls in one model response (CrewAI runs them at once on worker
+    threads, each in a copy of the context): each ``POST_TOOL_CALL`` finishes its own
+    call."""
     llm = scripted("done", calls=[["rm -rf build", "ls", "rm -rf dist"]])
     _, ran = run(CrewAIHooks(registry("PreToolUse", no_rm_rf)), llm)
     assert ran == ["ls"]

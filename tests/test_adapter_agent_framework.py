@@ -140,3 +140,16 @@ async def test_continue_false_ends_the_run() -> None:
 
 def test_the_example_runs_offline(tmp_path: Path) -> None:
     check_example("agent_framework_agent.py", tmp_path)
+
+
+def test_the_experimental_agent_hooks_cannot_run_beside_this_library() -> None:
+    """agent-framework's AGENT-HOOKS-0.1 interceptors need ``agent-hooks-sdk``, whose
+    import name is ``agent_hooks``, this library's own: they import this library and
+    fail, so they are not mapped (docs/frameworks.md). Fails when that changes."""
+    from agent_framework import create_agent_hooks_middleware
+
+    with (
+        pytest.warns(Warning, match="experimental"),
+        pytest.raises(ImportError, match="from 'agent_hooks'"),
+    ):
+        create_agent_hooks_middleware([])

@@ -36,6 +36,7 @@ PUBLIC_FACE = {
     "agent_hooks.haystack",
     "agent_hooks.autogen",
     "agent_hooks.agent_framework",
+    "agent_hooks.crewai",
 }
 
 

@@ -1,6 +1,6 @@
 """Layer 6, bridges: the hook graph inside agent frameworks (LangChain/LangGraph,
 PydanticAI, the OpenAI Agents SDK, Google ADK, Strands, Semantic Kernel, Agno,
-Haystack, AutoGen, Microsoft Agent Framework).
+Haystack, AutoGen, Microsoft Agent Framework, CrewAI).
 
 :mod:`._run` is what every adapter shares: one agent_hooks session per framework
 run, the lifecycle helpers of :mod:`agent_hooks._dispatch._lifecycle` called in the

@@ -104,3 +104,30 @@ def test_version_finds_a_distribution_whose_files_have_our_names(site: Path) -> 
     assert done.stdout == f"{DISTRIBUTION} {VERSION}\n"
     assert "mixed in: agent-hooks (agent_hooks/py.typed)" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_the_quick_client_of_a_mixed_installation_blocks(site: Path, tmp_path: Path) -> None:
+    """The command ``install`` writes (the quick client) in a mixed installation neither
+    crashes nor passes: exit 2 (a harness reads it as a block) with the clash named."""
+    _other_distribution(site, {"agent_hooks/hooks.py": "HOOKS = []\n"})
+    runtime = tmp_path / "run"
+    runtime.mkdir(mode=0o700)
+    quick = site / "agent_hooks" / "_bridges" / "_daemon" / "_quick_run.py"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "AGENT_HOOKS_"))}
+    env.update(HOME=str(tmp_path), XDG_RUNTIME_DIR=str(runtime), XDG_STATE_HOME=str(tmp_path))
+    payload = '{"hook_event_name": "PreToolUse", "session_id": "s", "tool_name": "Bash", '
+    payload += f'"cwd": "{tmp_path}", "tool_input": {{"command": "rm -rf /"}}}}'
+    done = subprocess.run(
+        [sys.executable, "-I", "-S", str(quick), "run", "--config", str(tmp_path / "h.json")],
+        input=payload,
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr
+    assert "cannot load agent_hooks" in done.stderr
+    assert "mixed in: agent-hooks (agent_hooks/hooks.py)" in done.stderr

@@ -48,6 +48,7 @@ SHIPPED = frozenset(
         "_handlers",
         "_wire",
         "claude_agent_sdk.py",
+        "crewai.py",
         "google_adk.py",
         "haystack.py",
         "langchain.py",
@@ -73,6 +74,8 @@ def check_package_dir(
     """Raise :class:`ImportError` when another distribution's files are in
     ``package_dir`` (see the module's docstring for what is detected and at what
     cost; the look-up is :func:`~agent_hooks._base._mixed.foreign_distributions`)."""
+    if not __package__:
+        return  # (loaded by itself, by the quick client: the package checks when it loads)
     try:
         extra = set(os.listdir(package_dir)).difference(shipped)
     except OSError:

@@ -85,7 +85,11 @@ import importlib.util
 spec = importlib.util.find_spec("agent_hooks")
 if not (spec and spec.origin and os.path.dirname(os.path.realpath(spec.origin)) == want):
     sys.path.insert(0, os.path.dirname(want))
-from agent_hooks.__main__ import main
+try:
+    from agent_hooks.__main__ import main
+except ImportError as exc:  # (a broken or mixed installation: a guard blocks)
+    sys.stderr.write(f"agent-hooks: cannot load agent_hooks: {exc}; blocked (exit 2)\\n")
+    sys.exit(2)
 sys.argv = ["agent-hooks", *sys.argv[2:]]
 sys.exit(main(sys.argv[1:]))
 """
@@ -135,10 +139,23 @@ def _venv_prefix() -> None:
 
 def main(argv: Sequence[str]) -> int:
     """Answer ``argv`` (``run ARGS...``) through the resident server, or become
-    ``agent-hooks`` itself; returns the exit status when the server answered."""
+    ``agent-hooks`` itself; returns the exit status when the server answered. Whatever
+    goes wrong here (an error of this file's own) hands the call to the package, which
+    answers it (and blocks where it cannot, under ``--fail-closed``)."""
+    read: list[bytes] = []
+    try:
+        return _main(argv, read)
+    except Exception as exc:
+        _warn(f"the quick client failed ({type(exc).__name__}: {exc}); answered in-process")
+        _become_agent_hooks(argv, read[0] if read else None)
+
+
+def _main(argv: Sequence[str], read: list[bytes]) -> int:
+    """:func:`main`; the payload, once read, is kept in ``read``."""
     if not argv or argv[0] != "run" or not _wanted(argv[1:], os.environ):
         _become_agent_hooks(argv, None)
     stdin = sys.stdin.buffer.read()
+    read.append(stdin)
     directory = private_dir(os.environ)
     if directory is None:
         _become_agent_hooks(argv, stdin)

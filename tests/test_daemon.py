@@ -627,13 +627,20 @@ async def test_background_output_reaches_the_next_answer_through_the_sdk_adapter
                     break
 
 
-def test_the_run_contract_holds_through_the_resident_server(tmp_path: Path) -> None:
+RUN_CONTRACT_SHARDS = 4
+
+
+@pytest.mark.parametrize("shard", range(RUN_CONTRACT_SHARDS))
+def test_the_run_contract_holds_through_the_resident_server(tmp_path: Path, shard: int) -> None:
     """``tests/test_cli_run.py`` again, every call answered by a resident server (each
-    test's first call waits for the server it starts, instead of answering itself)."""
+    test's first call waits for the server it starts, instead of answering itself).
+    The file runs in four shards (every fourth test from the shard's number on; see
+    ``conftest.py``), so the two workers share its two minutes."""
     runtime = socket_dir()
     env = {k: v for k, v in os.environ.items() if not k.startswith("AGENT_HOOKS_")}
     env.update(
         AGENT_HOOKS_TEST_DAEMON="1",
+        AGENT_HOOKS_TEST_SHARD=f"{shard}/{RUN_CONTRACT_SHARDS}",
         AGENT_HOOKS_DAEMON_WAIT="20",
         AGENT_HOOKS_DAEMON_IDLE="20",
         XDG_RUNTIME_DIR=str(runtime),

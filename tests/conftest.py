@@ -1,7 +1,7 @@
 """Shared test set-up: every async test runs on asyncio and on trio (anyio's plugin).
 
 ``agent-hooks run`` started by a test answers in-process: the resident server would
-outlive the test (``tests/test_daemon.py`` tests it, each test with its own socket
+outlive the test (``tests/daemon/test_daemon.py`` tests it, each test with its own socket
 directory, and stops what it starts). ``AGENT_HOOKS_TEST_DAEMON=1`` runs the suite
 with the resident server instead (the ``run`` contract tests then go through it)."""
 
@@ -22,7 +22,7 @@ def anyio_backend(request: pytest.FixtureRequest) -> str:
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """``AGENT_HOOKS_TEST_SHARD=i/n`` keeps every n-th collected test from the i-th on:
-    ``tests/daemon/test_daemon.py`` runs ``test_cli_run.py`` through the resident
+    ``tests/daemon/test_daemon.py`` runs ``tests/cli/test_cli_run.py`` through the resident
     server in n such shards, so two workers share them (together they run every test)."""
     shard = os.environ.get("AGENT_HOOKS_TEST_SHARD")
     if not shard:

@@ -161,6 +161,18 @@ async def test_planted_secrets_never_reach_the_log(tmp_path: Path) -> None:
 
 
 @pytest.mark.anyio
+async def test_a_password_in_a_url_after_a_long_run_of_letters_is_cut(tmp_path: Path) -> None:
+    """(The URL rule's scheme is bounded; a password behind a long scheme-like run is
+    cut all the same.)"""
+    log = tmp_path / "decisions.jsonl"
+    registry = HookRegistry({"PreToolUse": [HookMatcher(hooks=[deny])]}, decision_log=log)
+    await dispatch(registry, "x" * 200 + "https://user:hunter2pass@example.com/ " + "y" * 200)
+    assert "hunter2pass" not in log.read_text()
+    (record,) = lines(log)
+    assert "[REDACTED]" in record["input"]["command"]
+
+
+@pytest.mark.anyio
 async def test_the_input_view_is_bounded(tmp_path: Path) -> None:
     log = tmp_path / "decisions.jsonl"
     registry = HookRegistry({"PreToolUse": [HookMatcher(hooks=[deny])]}, decision_log=log)

@@ -2,7 +2,7 @@
 
 Build: ``sphinx-build -W -b html docs docs/_build/html`` (``pip install '.[docs]'``).
 Narrative pages are MyST Markdown (every code block in them is run by
-``tests/test_docs_site.py``); the API reference is generated from the docstrings.
+``tests/docs/test_docs_site.py``); the API reference is generated from the docstrings.
 """
 
 from __future__ import annotations

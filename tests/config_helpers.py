@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from cli_inprocess import cli_in_process
+from tests.cli_inprocess import cli_in_process
 
 PY = sys.executable
 IN_PROCESS = frozenset({"check", "install", "uninstall"})

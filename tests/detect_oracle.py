@@ -1,6 +1,6 @@
 """The file-name if-chain ``detect_format`` was before detection became data on the
 harness rows (issue #29): kept here, frozen, as the oracle the rows must agree with
-(tests/test_detect_rows.py)."""
+(tests/config/test_detect_rows.py)."""
 
 from __future__ import annotations
 

@@ -13,12 +13,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from dialect_examples import Example
-
 from agent_hooks import DecodedInput, HookMatcher, HookRegistry
 from agent_hooks._bridges._payload import BridgeResult, dispatch_payload, dumps
 from agent_hooks._events._model import HookOutput
 from agent_hooks._wire._detect import decode_payload
+from tests.dialect_examples import Example
 
 
 async def answer(

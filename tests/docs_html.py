@@ -12,7 +12,7 @@ docstrings cannot show: that the pages render as meant.
 Standard library only, so that it runs in the docs environment:
 ``python tests/docs_html.py docs/_build/html`` prints every problem and exits 1 when
 there is one (pages listed in :data:`KNOWN` are reported, and do not fail the run).
-``tests/test_docs_html.py`` tests the checks and, with Sphinx installed, builds the
+``tests/docs/test_docs_html.py`` tests the checks and, with Sphinx installed, builds the
 site and checks every page.
 """
 

@@ -1,4 +1,4 @@
-"""Helpers shared by the framework adapter tests (tests/test_adapter_*.py): a Claude-style
+"""Helpers shared by the framework adapter tests (tests/adapters/test_adapter_*.py): a Claude-style
 project with a shell guard in ``.claude/settings.json``; typed Python hooks, among them a
 guard that crashes, one that ends the run, and SessionStart and SessionEnd hooks that
 record that they ran; and a check of what each framework example prints."""

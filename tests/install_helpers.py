@@ -14,7 +14,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from cli_inprocess import cli_in_process
+from tests.cli_inprocess import cli_in_process
 
 PY = sys.executable
 

@@ -1,4 +1,4 @@
-"""Static typing of dispatch, checked by ``mypy --strict`` (see test_typing.py).
+"""Static typing of dispatch, checked by ``mypy --strict`` (see tests/package/test_typing.py).
 
 Dispatching an event's input class is known to produce a decision of that event's
 output class. The module is importable too: ``check`` runs the same lines for real.

@@ -50,7 +50,7 @@ python typings/generate.py           # rewrite the files
 python typings/generate.py --check   # exit 1 and list stale, missing or extra files
 ```
 
-`tests/test_schema.py` runs the check, so a stale file fails the test suite.
+`tests/events/test_schema.py` runs the check, so a stale file fails the test suite.
 
 ## What the files are
 

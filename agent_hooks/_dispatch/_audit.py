@@ -82,7 +82,9 @@ REASON_BOUND = 512
 REDACTED = "[REDACTED]"
 
 _VALUE_SECRETS = re.compile(
-    r"[a-z][a-z0-9+.-]*://[^/\s:@]*:[^/\s@]+@"  # a URL with a password
+    # (a URL with a password; the scheme is bounded, else a long run of letters costs
+    # time quadratic in its length)
+    r"[a-z][a-z0-9+.-]{0,31}://[^/\s:@]*:[^/\s@]+@"
     r"|-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)"
     r"|\b(?:sk|pk|rk)-[A-Za-z0-9_-]{16,}"  # OpenAI/Anthropic/Stripe-style keys
     r"|\bgh[pousr]_[A-Za-z0-9]{20,}|\bgithub_pat_[A-Za-z0-9_]{20,}"

@@ -1,0 +1,1 @@
+"""The resident server of agent-hooks run and its quick client, end to end as subprocesses."""

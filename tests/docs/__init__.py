@@ -1,0 +1,1 @@
+"""The manual, the built documentation site and the examples."""

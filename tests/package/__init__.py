@@ -1,0 +1,1 @@
+"""The package as shipped: layering, public API, typing, metadata, release, name clash."""

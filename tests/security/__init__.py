@@ -1,0 +1,1 @@
+"""Hostile hooks, payloads and clients, limits, workspace trust and failing closed."""

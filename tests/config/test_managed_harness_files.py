@@ -344,6 +344,7 @@ def test_a_repository_that_points_the_system_locations_at_itself_switches_nothin
         "AGENT_HOOKS_SYSTEM_ROOT": str(repo_root),
         "AGENT_HOOKS_MANAGED_DIR": str(own.parent),
         "AGENT_HOOKS_MANAGED_OWNER": "4242",  # (a retired variable: never honoured)
+        "AGENT_HOOKS_NO_DAEMON": "1",  # (in this process: no server outlives the test)
     }
     payload = {
         "hook_event_name": "PreToolUse",

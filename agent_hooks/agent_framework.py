@@ -22,13 +22,13 @@ from ._bridges._frameworks._run import DEFAULT_TOOL_ALIASES, AgentStopped, Promp
 
 try:
     from ._bridges._frameworks._agent_framework import AgentFrameworkHooks
-except ModuleNotFoundError as exc:  # the framework is an optional extra
-    if (exc.name or "").partition(".")[0] not in ("agent_framework",):
+except ModuleNotFoundError as _missing:  # the framework is an optional extra
+    if (_missing.name or "").partition(".")[0] not in ("agent_framework",):
         raise
     raise ModuleNotFoundError(
         "agent_hooks.agent_framework needs the 'agent-framework' extra: "
-        f"pip install 'py-agent-hooks[agent-framework]' ({exc})",
-        name=exc.name,
-    ) from exc
+        f"pip install 'py-agent-hooks[agent-framework]' ({_missing})",
+        name=_missing.name,
+    ) from _missing
 
 __all__ = ["DEFAULT_TOOL_ALIASES", "AgentFrameworkHooks", "AgentStopped", "PromptBlocked"]

@@ -22,12 +22,12 @@ from ._bridges._frameworks._run import DEFAULT_TOOL_ALIASES, AgentStopped, Promp
 
 try:
     from ._bridges._frameworks._agno import AgnoHooks
-except ModuleNotFoundError as exc:  # the framework is an optional extra
-    if (exc.name or "").partition(".")[0] not in ("agno",):
+except ModuleNotFoundError as _missing:  # the framework is an optional extra
+    if (_missing.name or "").partition(".")[0] not in ("agno",):
         raise
     raise ModuleNotFoundError(
-        f"agent_hooks.agno needs the 'agno' extra: pip install 'py-agent-hooks[agno]' ({exc})",
-        name=exc.name,
-    ) from exc
+        f"agent_hooks.agno needs the 'agno' extra: pip install 'py-agent-hooks[agno]' ({_missing})",
+        name=_missing.name,
+    ) from _missing
 
 __all__ = ["DEFAULT_TOOL_ALIASES", "AgentStopped", "AgnoHooks", "PromptBlocked"]

@@ -27,13 +27,13 @@ from ._bridges._frameworks._run import DEFAULT_TOOL_ALIASES, AgentStopped, Promp
 
 try:
     from ._bridges._frameworks._autogen import AutoGenHooks
-except ModuleNotFoundError as exc:  # the framework is an optional extra
-    if (exc.name or "").partition(".")[0] not in ("autogen_core",):
+except ModuleNotFoundError as _missing:  # the framework is an optional extra
+    if (_missing.name or "").partition(".")[0] not in ("autogen_core",):
         raise
     raise ModuleNotFoundError(
         "agent_hooks.autogen needs the 'autogen' extra: "
-        f"pip install 'py-agent-hooks[autogen]' ({exc})",
-        name=exc.name,
-    ) from exc
+        f"pip install 'py-agent-hooks[autogen]' ({_missing})",
+        name=_missing.name,
+    ) from _missing
 
 __all__ = ["DEFAULT_TOOL_ALIASES", "AgentStopped", "AutoGenHooks", "PromptBlocked"]

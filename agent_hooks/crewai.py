@@ -26,12 +26,12 @@ from ._bridges._frameworks._run import DEFAULT_TOOL_ALIASES, AgentStopped, Promp
 
 try:
     from ._bridges._frameworks._crewai import CrewAIHooks
-except ModuleNotFoundError as exc:  # the framework is an optional extra
-    if (exc.name or "").partition(".")[0] not in ("crewai",):
+except ModuleNotFoundError as _missing:  # the framework is an optional extra
+    if (_missing.name or "").partition(".")[0] not in ("crewai",):
         raise
     raise ModuleNotFoundError(
-        f"agent_hooks.crewai needs the 'crewai' extra: pip install 'py-agent-hooks[crewai]' ({exc})",
-        name=exc.name,
-    ) from exc
+        f"agent_hooks.crewai needs the 'crewai' extra: pip install 'py-agent-hooks[crewai]' ({_missing})",
+        name=_missing.name,
+    ) from _missing
 
 __all__ = ["DEFAULT_TOOL_ALIASES", "AgentStopped", "CrewAIHooks", "PromptBlocked"]

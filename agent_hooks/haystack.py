@@ -23,13 +23,13 @@ from ._bridges._frameworks._run import DEFAULT_TOOL_ALIASES, AgentStopped, Promp
 
 try:
     from ._bridges._frameworks._haystack import HaystackHooks
-except ModuleNotFoundError as exc:  # the framework is an optional extra
-    if (exc.name or "").partition(".")[0] not in ("haystack",):
+except ModuleNotFoundError as _missing:  # the framework is an optional extra
+    if (_missing.name or "").partition(".")[0] not in ("haystack",):
         raise
     raise ModuleNotFoundError(
         "agent_hooks.haystack needs the 'haystack' extra: "
-        f"pip install 'py-agent-hooks[haystack]' ({exc})",
-        name=exc.name,
-    ) from exc
+        f"pip install 'py-agent-hooks[haystack]' ({_missing})",
+        name=_missing.name,
+    ) from _missing
 
 __all__ = ["DEFAULT_TOOL_ALIASES", "AgentStopped", "HaystackHooks", "PromptBlocked"]

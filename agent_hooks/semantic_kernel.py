@@ -23,13 +23,13 @@ from ._bridges._frameworks._run import DEFAULT_TOOL_ALIASES, AgentStopped, Promp
 
 try:
     from ._bridges._frameworks._semantic_kernel import AgentHooksFilters
-except ModuleNotFoundError as exc:  # the framework is an optional extra
-    if (exc.name or "").partition(".")[0] not in ("semantic_kernel",):
+except ModuleNotFoundError as _missing:  # the framework is an optional extra
+    if (_missing.name or "").partition(".")[0] not in ("semantic_kernel",):
         raise
     raise ModuleNotFoundError(
         "agent_hooks.semantic_kernel needs the 'semantic-kernel' extra: "
-        f"pip install 'py-agent-hooks[semantic-kernel]' ({exc})",
-        name=exc.name,
-    ) from exc
+        f"pip install 'py-agent-hooks[semantic-kernel]' ({_missing})",
+        name=_missing.name,
+    ) from _missing
 
 __all__ = ["DEFAULT_TOOL_ALIASES", "AgentHooksFilters", "AgentStopped", "PromptBlocked"]

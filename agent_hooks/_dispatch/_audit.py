@@ -349,7 +349,7 @@ class DecisionLog:
             raise ValueError("max_bytes must be at least 1024")
         if backups < 1:
             raise ValueError("backups must be 1 or more")
-        self.path = os.fspath(path)
+        self.path: str = os.fspath(path)
         self.max_bytes = max_bytes
         self.backups = backups
         self.chain = chain
@@ -496,8 +496,8 @@ class DecisionLogObserver(Observer):
         secret_patterns: Sequence[str] = DEFAULT_SECRET_PATTERNS,
     ) -> None:
         self.sink = sink
-        self.files = dict(files or {})
-        self.secret_patterns = tuple(secret_patterns)
+        self.files: dict[str, str] = dict(files or {})
+        self.secret_patterns: tuple[str, ...] = tuple(secret_patterns)
 
     def dispatch_finished(self, dispatch: DispatchInfo, decision: Decision[Any]) -> None:
         self.sink.write(

@@ -20,8 +20,7 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
-from contextvars import ContextVar
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from agent_framework import (
@@ -38,7 +37,7 @@ from agent_framework import (
 from ..._dispatch._lifecycle import PermissionCallback
 from ..._dispatch._outcomes import ToolCallOutcome
 from ..._dispatch._registry import HookRegistry
-from ._run import AgentStopped, HookedRun, model_text, with_tool_aliases
+from ._run import AgentStopped, HookedRun, RunScope, model_text
 
 __all__ = ["AgentFrameworkHooks"]
 
@@ -96,43 +95,24 @@ class AgentFrameworkHooks:
         permission: PermissionCallback | None = None,
         **session_options: Any,
     ) -> None:
-        self._registry = with_tool_aliases(registry, tool_aliases)  # compiled once
-        self._aliases = tool_aliases
-        self._permission = permission
-        self._session_options = session_options
-        self._current: ContextVar[HookedRun | None] = ContextVar(
-            f"agent_hooks_agent_framework_run_{id(self)}", default=None
+        self._scope = RunScope(
+            registry,
+            tool_aliases=tool_aliases,
+            permission=permission,
+            session_options=session_options,
+            missing="AgentFrameworkHooks: run the agent inside `async with hooks.run():`",
         )
         self.middleware: list[Any] = [_AgentHooksAgent(self), _AgentHooksFunction(self)]
         """The agent middleware and the function middleware, for ``Agent(middleware=...)``."""
 
-    @contextlib.asynccontextmanager
-    async def run(self, **session_options: Any) -> AsyncIterator[HookedRun]:
+    def run(self, **session_options: Any) -> contextlib.AbstractAsyncContextManager[HookedRun]:
         """One framework run: a session for every agent run inside the block
         (``session_options`` over the constructor's)."""
-        async with HookedRun(
-            self._registry,
-            tool_aliases=self._aliases,
-            permission=self._permission,
-            **{**self._session_options, **session_options},
-        ) as hooked:
-            token = self._current.set(hooked)
-            try:
-                yield hooked
-            finally:
-                self._current.reset(token)
-
-    def _run(self) -> HookedRun:
-        hooked = self._current.get()
-        if hooked is None:
-            raise RuntimeError(
-                "AgentFrameworkHooks: run the agent inside `async with hooks.run():`"
-            )
-        return hooked
+        return self._scope.open(**session_options)
 
     async def process_agent(self, context: AgentContext, call_next: _Next) -> None:
         """The agent middleware: UserPromptSubmit before the run, Stop after it."""
-        hooked = self._run()
+        hooked = self._scope.current()
         messages = list(context.messages)
         extra = await hooked.submit(_last_user_text(messages))
         if extra:
@@ -154,7 +134,7 @@ class AgentFrameworkHooks:
 
     async def process_function(self, context: FunctionInvocationContext, call_next: _Next) -> None:
         """The function middleware: the hooked tool call around ``call_next``."""
-        hooked = self._run()
+        hooked = self._scope.current()
         arguments = context.arguments
         tool_input = (
             dict(arguments) if isinstance(arguments, Mapping) else arguments.model_dump()

@@ -18,8 +18,7 @@ Mapping (async hooks only: run the agent with ``ainvoke``/``astream``):
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
-from contextvars import ContextVar
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from langchain.agents.middleware import (
@@ -38,11 +37,11 @@ from ..._dispatch._outcomes import PermissionAnswer, PermissionPrompt
 from ..._dispatch._registry import HookRegistry
 from ._run import (
     HookedRun,
+    RunScope,
     ToolErrorResult,
     ask_payload,
     model_text,
     permission_answer,
-    with_tool_aliases,
 )
 
 __all__ = ["AgentHooksMiddleware", "interrupt_permission"]
@@ -115,43 +114,23 @@ class AgentHooksMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
         **session_options: Any,
     ) -> None:
         super().__init__()
-        self._registry = with_tool_aliases(registry, tool_aliases)  # compiled once
-        self._aliases = tool_aliases
-        self._permission = permission
-        self._session_options = session_options
-        self._current: ContextVar[HookedRun | None] = ContextVar(
-            f"agent_hooks_langchain_run_{id(self)}", default=None
+        self._scope = RunScope(
+            registry,
+            tool_aliases=tool_aliases,
+            permission=permission,
+            session_options=session_options,
+            missing="AgentHooksMiddleware: run the agent inside `async with middleware.run(): ...`",
+            control_flow=(GraphBubbleUp,),  # interrupt() inside the permission callback
         )
 
     @property
     def name(self) -> str:
         return "AgentHooksMiddleware"
 
-    @contextlib.asynccontextmanager
-    async def run(self, **session_options: Any) -> AsyncIterator[HookedRun]:
+    def run(self, **session_options: Any) -> contextlib.AbstractAsyncContextManager[HookedRun]:
         """One framework run: a session for every agent invocation inside the block
         (``session_options`` over the constructor's)."""
-        hooked = HookedRun(
-            self._registry,
-            tool_aliases=self._aliases,
-            permission=self._permission,
-            control_flow=(GraphBubbleUp,),  # interrupt() inside the permission callback
-            **{**self._session_options, **session_options},
-        )
-        async with hooked:
-            token = self._current.set(hooked)
-            try:
-                yield hooked
-            finally:
-                self._current.reset(token)
-
-    def _run(self) -> HookedRun:
-        hooked = self._current.get()
-        if hooked is None:
-            raise RuntimeError(
-                "AgentHooksMiddleware: run the agent inside `async with middleware.run(): ...`"
-            )
-        return hooked
+        return self._scope.open(**session_options)
 
     async def abefore_agent(
         self, state: AgentState[Any], runtime: Runtime[Any]
@@ -163,7 +142,7 @@ class AgentHooksMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
             if messages and isinstance(messages[-1], HumanMessage)
             else None
         )
-        context = await self._run().submit(prompt)
+        context = await self._scope.current().submit(prompt)
         if not context:
             return None
         return {"messages": [HumanMessage(content=context)]}
@@ -177,7 +156,7 @@ class AgentHooksMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
         last = messages[-1] if messages else None
         if not isinstance(last, AIMessage) or last.tool_calls:
             return None
-        feedback = await self._run().check_stop(_text(last.content))
+        feedback = await self._scope.current().check_stop(_text(last.content))
         if feedback is None:
             return None
         return {"messages": [HumanMessage(content=feedback)], "jump_to": "model"}
@@ -202,7 +181,7 @@ class AgentHooksMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
                 return result.content
             return model_text(result)
 
-        outcome = await self._run().call_tool(name, call["args"], tool, tool_use_id=call_id)
+        outcome = await self._scope.current().call_tool(name, call["args"], tool, tool_use_id=call_id)
         if not outcome.ran:
             return ToolMessage(
                 content=outcome.reason or "denied",

@@ -16,8 +16,10 @@ A hook's ``continue: false`` anywhere ends the run by raising :class:`AgentStopp
 
 from __future__ import annotations
 
+import contextlib
 import inspect
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Mapping
+from contextvars import ContextVar
 from types import MappingProxyType, TracebackType
 from typing import Any
 
@@ -33,6 +35,7 @@ __all__ = [
     "AgentStopped",
     "HookedRun",
     "PromptBlocked",
+    "RunScope",
     "ToolErrorResult",
     "ask_payload",
     "model_text",
@@ -342,3 +345,56 @@ class HookedRun:
         if outcome.should_stop:
             return None
         return outcome.feedback or "a Stop hook asked the agent to continue"
+
+
+class RunScope:
+    """Where an adapter's framework callbacks find the :class:`HookedRun` of the run
+    they belong to: :meth:`open` makes one, with the adapter's options (a run's own
+    session options over the adapter's), the current one of the block's context;
+    :meth:`current` returns it. ``missing`` is the error's text when a callback runs
+    outside such a block; ``run_options`` go to every :class:`HookedRun`."""
+
+    def __init__(
+        self,
+        registry: HookRegistry,
+        *,
+        tool_aliases: Mapping[str, str] | None,
+        permission: PermissionCallback | None,
+        session_options: Mapping[str, Any],
+        missing: str,
+        **run_options: Any,
+    ) -> None:
+        self.registry = with_tool_aliases(registry, tool_aliases)  # compiled once
+        self._aliases = tool_aliases
+        self._permission = permission
+        self._options = {**run_options, **session_options}
+        self._missing = missing
+        self._current: ContextVar[HookedRun | None] = ContextVar(
+            f"agent_hooks_run_{id(self)}", default=None
+        )
+
+    @contextlib.asynccontextmanager
+    async def open(self, **session_options: Any) -> AsyncIterator[HookedRun]:
+        """One framework run: a session for every agent run inside the block."""
+        async with HookedRun(
+            self.registry,
+            tool_aliases=self._aliases,
+            permission=self._permission,
+            **{**self._options, **session_options},
+        ) as hooked:
+            token = self._current.set(hooked)
+            try:
+                yield hooked
+            finally:
+                self._current.reset(token)
+
+    def current(self) -> HookedRun:
+        """The run of this context.
+
+        Raises:
+            RuntimeError: outside :meth:`open` (``missing`` says how to call it).
+        """
+        hooked = self._current.get()
+        if hooked is None:
+            raise RuntimeError(self._missing)
+        return hooked

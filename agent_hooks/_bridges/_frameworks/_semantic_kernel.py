@@ -24,7 +24,7 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from contextvars import ContextVar
 from typing import Any
 
@@ -39,7 +39,7 @@ from semantic_kernel.functions import FunctionResult, KernelFunction
 from ..._dispatch._lifecycle import PermissionCallback
 from ..._dispatch._outcomes import ToolCallOutcome
 from ..._dispatch._registry import HookRegistry
-from ._run import HookedRun, model_text, with_tool_aliases
+from ._run import HookedRun, RunScope, model_text
 
 __all__ = ["AgentHooksFilters"]
 
@@ -86,12 +86,12 @@ class AgentHooksFilters:
         permission: PermissionCallback | None = None,
         **session_options: Any,
     ) -> None:
-        self._registry = with_tool_aliases(registry, tool_aliases)  # compiled once
-        self._aliases = tool_aliases
-        self._permission = permission
-        self._session_options = session_options
-        self._current: ContextVar[HookedRun | None] = ContextVar(
-            f"agent_hooks_semantic_kernel_run_{id(self)}", default=None
+        self._scope = RunScope(
+            registry,
+            tool_aliases=tool_aliases,
+            permission=permission,
+            session_options=session_options,
+            missing="AgentHooksFilters: invoke the agent inside `async with hooks.run():`",
         )
         self._in_auto_call: ContextVar[bool] = ContextVar(
             f"agent_hooks_semantic_kernel_auto_{id(self)}", default=False
@@ -103,29 +103,10 @@ class AgentHooksFilters:
         kernel.add_filter(FilterTypes.FUNCTION_INVOCATION, self.function_invocation)
         return kernel
 
-    @contextlib.asynccontextmanager
-    async def run(self, **session_options: Any) -> AsyncIterator[HookedRun]:
+    def run(self, **session_options: Any) -> contextlib.AbstractAsyncContextManager[HookedRun]:
         """One framework run: a session for every agent call inside the block
         (``session_options`` over the constructor's)."""
-        async with HookedRun(
-            self._registry,
-            tool_aliases=self._aliases,
-            permission=self._permission,
-            **{**self._session_options, **session_options},
-        ) as hooked:
-            token = self._current.set(hooked)
-            try:
-                yield hooked
-            finally:
-                self._current.reset(token)
-
-    def _run(self) -> HookedRun:
-        hooked = self._current.get()
-        if hooked is None:
-            raise RuntimeError(
-                "AgentHooksFilters: invoke the agent inside `async with hooks.run():`"
-            )
-        return hooked
+        return self._scope.open(**session_options)
 
     async def get_response(
         self, agent: Any, messages: str | None = None, *, thread: Any = None, **kwargs: Any
@@ -133,7 +114,7 @@ class AgentHooksFilters:
         """``agent.get_response(messages, thread=..., **kwargs)`` with UserPromptSubmit
         before and Stop after (a block asks again with the feedback, same thread).
         Returns the last ``AgentResponseItem``."""
-        hooked = self._run()
+        hooked = self._scope.current()
         context = await hooked.submit(messages)
         prompt: list[str] | str | None = messages
         if context:
@@ -147,7 +128,7 @@ class AgentHooksFilters:
         self, context: AutoFunctionInvocationContext, next: _Next
     ) -> None:
         """The hooked call of a function the model asked for."""
-        hooked = self._run()
+        hooked = self._scope.current()
         call = context.function_call_content
         name = call.function_name if call is not None else context.function.name
 
@@ -179,7 +160,7 @@ class AgentHooksFilters:
         if self._in_auto_call.get():
             await next(context)
             return
-        hooked = self._run()
+        hooked = self._scope.current()
 
         async def tool(tool_input: Mapping[str, Any]) -> Any:
             for key in _tool_input(context.function, context.arguments):

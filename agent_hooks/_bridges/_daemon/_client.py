@@ -47,6 +47,7 @@ from ._protocol import (
     Gone,
     Place,
     Refused,
+    answer_of,
     event_of,
     log_path,
     pack,
@@ -211,20 +212,7 @@ def _ask(place: Place, argv: Sequence[str], stdin: bytes) -> tuple[int, bytes, b
         if kind != b"A":
             return None  # "V": another version, now stopping; "E": refused
         sock.settimeout(SILENCE)
-        while True:
-            try:
-                kind, header, body = read_frame(sock)
-            except (OSError, FrameError, ValueError) as exc:
-                raise Gone(f"it died or stopped answering ({type(exc).__name__}: {exc})") from None
-            if kind == b"H":
-                continue
-            if kind != b"R":
-                raise Gone(f"it answered {kind!r}")
-            try:
-                code, cut = int(header[0]), int(header[1])
-            except (IndexError, ValueError):
-                raise Gone("its answer is malformed") from None
-            return code, body[:cut], body[cut:]
+        return answer_of(lambda: read_frame(sock))
     finally:
         sock.close()
 

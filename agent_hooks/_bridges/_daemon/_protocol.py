@@ -54,6 +54,7 @@ __all__ = [
     "Gone",
     "Place",
     "Refused",
+    "answer_of",
     "event_of",
     "log_path",
     "pack",
@@ -281,6 +282,32 @@ def wants_server(options: Sequence[str], environ: Mapping[str, str]) -> bool:
         if arg in ("--no-daemon", "-h", "--help"):
             return False
     return True
+
+
+def answer_of(
+    next_frame: Callable[[], tuple[bytes, list[str], bytes]],
+) -> tuple[int, bytes, bytes]:
+    """The answer a server sends after it took a request (``A``): heartbeats (``H``)
+    skipped, then ``R``'s exit status, stdout and stderr. ``next_frame`` reads one
+    frame within the silence a client allows.
+
+    Raises:
+        Gone: the server died, fell silent or answered something else.
+    """
+    while True:
+        try:
+            kind, header, body = next_frame()
+        except (OSError, FrameError, ValueError) as exc:
+            raise Gone(f"it died or stopped answering ({type(exc).__name__}: {exc})") from None
+        if kind == b"H":
+            continue
+        if kind != b"R":
+            raise Gone(f"it answered {kind!r}")
+        try:
+            code, cut = int(header[0]), int(header[1])
+        except (IndexError, ValueError):
+            raise Gone("its answer is malformed") from None
+        return code, body[:cut], body[cut:]
 
 
 def event_of(argv: Sequence[str], stdin: bytes) -> str:

@@ -48,6 +48,7 @@ if TYPE_CHECKING:
         Gone,
         Place,
         Refused,
+        answer_of,
         event_of,
         pack,
         parse,
@@ -108,7 +109,7 @@ def _sibling(directory: str, name: str) -> object:
 if not TYPE_CHECKING:
     _p = _sibling(_HERE, "_protocol")
     HEAD, FrameError, Gone, event_of = _p.HEAD, _p.FrameError, _p.Gone, _p.event_of
-    Place, Refused = _p.Place, _p.Refused
+    Place, Refused, answer_of = _p.Place, _p.Refused, _p.answer_of
     pack, parse, peer_uid, private_dir = _p.pack, _p.parse, _p.peer_uid, _p.private_dir
     read_frame, request_fifo, server_key = _p.read_frame, _p.request_fifo, _p.server_key
     server_paths, wants_server = _p.server_paths, _p.wants_server
@@ -302,21 +303,13 @@ def _ask_fifo(place: Place, request: bytes) -> tuple[int, bytes, bytes] | None:
             return None  # nobody (or nobody sane) took it: nothing ran
         if kind != b"A":
             return None
-        while True:
+
+        def silence_bounded() -> tuple[bytes, list[str], bytes]:
+            nonlocal deadline
             deadline = time.monotonic() + SILENCE
-            try:
-                kind, header, body = frame()
-            except (OSError, FrameError, ValueError) as exc:
-                raise Gone(f"it died or stopped answering ({type(exc).__name__}: {exc})") from None
-            if kind == b"H":
-                continue
-            if kind != b"R":
-                raise Gone(f"it answered {kind!r}")
-            try:
-                code, cut = int(header[0]), int(header[1])
-            except (IndexError, ValueError):
-                raise Gone("its answer is malformed") from None
-            return code, body[:cut], body[cut:]
+            return frame()
+
+        return answer_of(silence_bounded)
     finally:
         for fd in fds:
             os.close(fd)
@@ -351,20 +344,7 @@ def _ask_socket(place: Place, request: bytes) -> tuple[int, bytes, bytes] | None
         if kind != b"A":
             return None
         sock.settimeout(SILENCE)
-        while True:
-            try:
-                kind, header, body = read_frame(sock)
-            except (OSError, FrameError, ValueError) as exc:
-                raise Gone(f"it died or stopped answering ({type(exc).__name__}: {exc})") from None
-            if kind == b"H":
-                continue
-            if kind != b"R":
-                raise Gone(f"it answered {kind!r}")
-            try:
-                code, cut = int(header[0]), int(header[1])
-            except (IndexError, ValueError):
-                raise Gone("its answer is malformed") from None
-            return code, body[:cut], body[cut:]
+        return answer_of(lambda: read_frame(sock))
     finally:
         sock.close()
 

@@ -12,6 +12,10 @@ process-wide, it is for the main thread only (calls racing each other need proce
 Keep a subprocess where the process boundary is what a test checks: the exit status
 as a harness sees it, signals, leaked processes, the resident server, ``-I``/``-P``,
 an interpreter's own environment, Python hooks imported by ``run``.
+
+The environment always has ``AGENT_HOOKS_NO_DAEMON=1``: a resident server started from
+here would be a child of the test process and outlive the test (the resident server is
+tested through subprocesses, each test with its own socket directory).
 """
 
 from __future__ import annotations
@@ -44,7 +48,8 @@ def cli_in_process(
     input: str | bytes | None = None,
 ) -> subprocess.CompletedProcess[str]:
     """``agent-hooks ARGS`` run by :func:`agent_hooks.__main__.main` in this process with
-    ``env`` as its whole environment, ``cwd`` as its directory and ``input`` on stdin."""
+    ``env`` as its whole environment (plus ``AGENT_HOOKS_NO_DAEMON=1``), ``cwd`` as its
+    directory and ``input`` on stdin."""
     data = input.encode() if isinstance(input, str) else (input or b"")
     out, err = io.BytesIO(), io.BytesIO()
     saved_env = dict(os.environ)
@@ -55,6 +60,7 @@ def cli_in_process(
     try:
         os.environ.clear()
         os.environ.update(env)
+        os.environ["AGENT_HOOKS_NO_DAEMON"] = "1"
         os.chdir(cwd)
         sys.stdin = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8")
         sys.stdout, sys.stderr = stdout, stderr

@@ -162,6 +162,8 @@ def _run(tmp_path: Path, harness: str, command: list[str] | None = None, **env: 
         HOME=str(tmp_path / "home"),
         XDG_STATE_HOME=str(tmp_path / "state"),
         PYTHONPATH=str(ROOT),
+        # (answered in-process: a resident server started here would outlive the test)
+        AGENT_HOOKS_NO_DAEMON="1",
         **env,
     )
     assert NODE is not None

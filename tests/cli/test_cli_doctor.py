@@ -1,7 +1,11 @@
-"""``agent-hooks doctor`` as a subprocess, in a throw-away HOME and project: each entry
-``install`` wrote is run as the harness would run it, on a payload its guard should
-block, and read as the harness reads the answer; a guard that would not run or would
-fail open makes doctor exit 1 and says why."""
+"""``agent-hooks doctor`` in a throw-away HOME and project: each entry ``install`` wrote
+is run as the harness would run it, on a payload its guard should block, and read as
+the harness reads the answer; a guard that would not run or would fail open makes
+doctor exit 1 and says why.
+
+``install`` and ``doctor`` run in this process (what they write, print and exit with is
+what is checked); the entries doctor runs are processes, as the harness runs them. One
+test runs doctor itself as a process (``process=True``), end to end."""
 
 from __future__ import annotations
 
@@ -13,6 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from tests.cli_inprocess import cli_in_process
 from tests.config_helpers import write
 
 PY = sys.executable
@@ -41,6 +46,7 @@ def _cli(
     path: str = "/usr/bin:/bin",
     cwd: Path | None = None,
     env: dict[str, str] | None = None,
+    process: bool = False,
 ) -> subprocess.CompletedProcess[str]:
     extra = env or {}
     env = {
@@ -55,6 +61,10 @@ def _cli(
         XDG_STATE_HOME=str(tmp / "state"),
         XDG_CONFIG_HOME=str(tmp / "home" / ".config"),
     )
+    if not process:
+        done = cli_in_process(args, env=env, cwd=cwd or tmp / "project")
+        assert "Traceback" not in done.stderr, done.stderr
+        return done
     return subprocess.run(
         [PY, "-m", "agent_hooks", *args],
         capture_output=True,
@@ -77,8 +87,8 @@ def _install(tmp: Path, harness: str, *args: str) -> None:
     assert done.returncode == 0, done.stderr
 
 
-def _doctor(tmp: Path, *args: str) -> tuple[int, dict[str, Any]]:
-    done = _cli(tmp, "doctor", "--json", *args)
+def _doctor(tmp: Path, *args: str, process: bool = False) -> tuple[int, dict[str, Any]]:
+    done = _cli(tmp, "doctor", "--json", *args, process=process)
     assert done.returncode in (0, 1), done.stderr
     return done.returncode, json.loads(done.stdout)
 
@@ -99,7 +109,7 @@ def _fake_agent_hooks(tmp: Path, body: str) -> Path:
 def test_installed_guard_blocks_the_synthetic_payload(tmp_path: Path) -> None:
     _setup(tmp_path)
     _install(tmp_path, "claude", "--scope", "user", "--trust-project-hooks")
-    rc, report = _doctor(tmp_path, "--harness", "claude")
+    rc, report = _doctor(tmp_path, "--harness", "claude", process=True)
     [entry] = _entries(report)
     assert rc == 0, entry
     assert entry["event"] == "PreToolUse"

@@ -1,5 +1,9 @@
-"""``agent-hooks check`` and ``agent-hooks trust``, end to end as subprocesses
-(``python -m agent_hooks``): human and JSON output, exit codes, trust round trip."""
+"""``agent-hooks check`` and ``agent-hooks trust``: human and JSON output, exit codes,
+trust round trip.
+
+In this process (what they print and exit with is what is checked), but for the calls
+that import a Python hook (kept out of the test process) and a few end to end as
+processes (``python -m agent_hooks``, ``process=True``)."""
 
 from __future__ import annotations
 
@@ -11,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.cli_inprocess import cli_in_process
 
 
 @pytest.fixture
@@ -38,8 +44,10 @@ def project(tmp_path: Path) -> Path:
 
 
 def run(
-    env: dict[str, str], *args: str, cwd: Path | None = None
+    env: dict[str, str], *args: str, cwd: Path | None = None, process: bool = False
 ) -> subprocess.CompletedProcess[str]:
+    if not process:
+        return cli_in_process(args, env=env, cwd=cwd or os.getcwd())
     return subprocess.run(
         [sys.executable, "-m", "agent_hooks", *args],
         env=env,
@@ -89,7 +97,7 @@ BAD = {
 
 def test_check_lists_handlers_per_event(env: dict[str, str], project: Path, tmp_path: Path) -> None:
     config = write(tmp_path / "conf" / "hooks.json", GOOD)
-    result = run(env, "check", "--config", str(config), "--project-dir", str(project))
+    result = run(env, "check", "--config", str(config), "--project-dir", str(project), process=True)
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert "PreToolUse (2)" in out and "Stop (1)" in out
@@ -175,7 +183,7 @@ def test_discovery_trust_round_trip(env: dict[str, str], project: Path) -> None:
     headless = run(env, "check", "--project-dir", str(project), "--trust-project-hooks")
     assert "./guard.sh" in headless.stdout
 
-    granted = run(env, "trust", "--project-dir", str(project))
+    granted = run(env, "trust", "--project-dir", str(project), process=True)
     assert granted.returncode == 0, granted.stderr
     assert ".claude/settings.json  sha256 " in granted.stdout
     assert "PreToolUse [Bash]: [command] ./guard.sh" in granted.stdout
@@ -315,8 +323,8 @@ def test_untrusted_python_hooks_are_never_imported(
     assert "[python] evil:hook" in granted.stdout
     assert "no colon here" in granted.stderr  # a piece that will not load: a warning
     assert not marker.exists()
-    # once trusted, it loads (and imports) as before
-    run(env, "check", "--project-dir", str(project))
+    # once trusted, it loads (and imports) as before (a process: the import stays there)
+    run(env, "check", "--project-dir", str(project), process=True)
     assert marker.exists()
 
 
@@ -365,22 +373,11 @@ def test_hel_trust_file_needs_the_flag(env: dict[str, str], project: Path) -> No
         {"hook_event_name": "Stop", "session_id": "s", "cwd": str(project)}
     ).encode()
     for flags, code in (([], 2), (["--honor-hel-trust-file"], 0)):
-        proc = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "agent_hooks",
-                "run",
-                "--config",
-                str(hel),
-                "--fail-closed",
-                *flags,
-            ],
+        proc = cli_in_process(
+            ["run", "--config", str(hel), "--fail-closed", *flags],
             input=payload,
             env=env,
-            capture_output=True,
-            timeout=60,
-            check=False,
+            cwd=os.getcwd(),
         )
         assert proc.returncode == code, proc.stderr
 

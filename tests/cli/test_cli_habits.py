@@ -5,7 +5,11 @@ that is an exit 2 prints its report (on stderr, after the reason, stdout staying
 ``payload --set cwd=DIR`` works and a key ``--set`` cannot take is a one-line error;
 ``--version`` prints the distribution and its version; the exit statuses are listed in
 ``--help`` and at the end of every command's help; ``-v``/``-q`` set the level of the
-``agent_hooks`` logger (shell completion: ``tests/cli/test_cli_completion.py``)."""
+``agent_hooks`` logger (shell completion: ``tests/cli/test_cli_completion.py``).
+
+The commands run in this process (what they print and exit with is what is checked),
+but for ``--version`` end to end as a process, the resident server's and the logger's
+(logging set up by the command line, read after it returns)."""
 
 from __future__ import annotations
 
@@ -20,14 +24,23 @@ import pytest
 
 from agent_hooks._bridges._cli import COMMAND_EXIT_STATUS, COMMANDS, EXIT_STATUS
 from agent_hooks.testing import payload
+from tests.cli_inprocess import cli_in_process
 from tests.daemon.test_daemon import Box
 
 PY = sys.executable
 
 
 def cli(
-    *args: str, stdin: str = "", env: dict[str, str] | None = None, cwd: Path | None = None
+    *args: str,
+    stdin: str = "",
+    env: dict[str, str] | None = None,
+    cwd: Path | None = None,
+    process: bool = False,
 ) -> subprocess.CompletedProcess[str]:
+    if not process:
+        return cli_in_process(
+            args, env=dict(os.environ if env is None else env), cwd=cwd or os.getcwd(), input=stdin
+        )
     return subprocess.run(
         [PY, "-m", "agent_hooks", *args],
         input=stdin,
@@ -141,7 +154,7 @@ def test_payload_set_mistakes_are_one_line_errors(args: list[str], message: str)
 def test_version_prints_the_distribution_and_its_version() -> None:
     from agent_hooks import __version__
 
-    proc = cli("--version")
+    proc = cli("--version", process=True)
     assert (proc.returncode, proc.stdout) == (0, f"py-agent-hooks {__version__}\n")
 
 

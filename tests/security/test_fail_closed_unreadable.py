@@ -16,6 +16,9 @@ Before the fix every one of them was "no opinion" under ``--fail-closed`` too. C
 through ``agent-hooks run`` (read as Claude Code reads its answer: a JSON deny or block)
 for command and Python hooks, and through the public API for SDK-style dict callbacks,
 HTTP hooks and the answers of the other dialects (Gemini CLI, Cursor, Copilot, Codex).
+
+``run`` answers in this process (the answer is what is checked; the Python hooks'
+modules have names of their own test's, ``tests/security/run_inprocess.py``).
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ from agent_hooks import (
 )
 from agent_hooks._dispatch._registry import Source
 from tests.cli.test_cli_run import Workspace, answer, cmd
+from tests.security.run_inprocess import InProcessWorkspace
 
 DENY = '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny"}}'
 
@@ -80,7 +84,7 @@ DICT_SHAPES += ["top-level-decision"]
 
 @pytest.fixture
 def ws(tmp_path: Path) -> Workspace:
-    return Workspace(tmp_path)
+    return InProcessWorkspace(tmp_path)
 
 
 def printing(ws: Workspace, name: str, text: str) -> dict[str, Any]:
@@ -91,8 +95,9 @@ def printing(ws: Workspace, name: str, text: str) -> dict[str, Any]:
 
 
 def returning(ws: Workspace, name: str, obj: Any) -> dict[str, Any]:
-    """A Python hook (SDK-style callback in a module next to the config) returning ``obj``."""
-    module = f"guard_{name.replace('-', '_')}"
+    """A Python hook (SDK-style callback in a module next to the config) returning ``obj``
+    (the module named after the test's directory too: imported in this process)."""
+    module = f"guard_{name.replace('-', '_')}_{ws.tmp.name}"
     ws.write(f"{module}.py", f"def guard(input_data, tool_use_id, context):\n    return {obj!r}\n")
     return {"type": "python", "callable": f"{module}:guard", "name": name}
 

@@ -8,7 +8,8 @@ bounded time before it counts as empty; one cut short is invalid. So under
 allowed: each is denied by the complete file or blocked because it could not be read.
 
 The writer is a thread in the test process; it paces itself, the calls do not wait for
-it (nothing sleeps to synchronise).
+it (nothing sleeps to synchronise). The calls made while it writes are processes of
+their own (a call and the rewrite race); the others answer in this process.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import pytest
 from agent_hooks import DiagnosticCode
 from agent_hooks._config._load import load
 from tests.cli.test_cli_run import Workspace, answer, cmd
+from tests.security.run_inprocess import InProcessWorkspace
 
 CALLS = 12
 """CLI calls made at least while the writer runs (each a process of its own)."""
@@ -59,8 +61,9 @@ def denied(proc: Any) -> bool:
 # ------------------------------------------------------------ an empty --config
 
 
-def test_an_empty_config_blocks_under_fail_closed(ws: Workspace) -> None:
+def test_an_empty_config_blocks_under_fail_closed(tmp_path: Path) -> None:
     """Before the fix: ``{}`` and exit 0, which Claude Code reads as "allow"."""
+    ws = InProcessWorkspace(tmp_path)
     empty = old(ws.write("hooks.json", ""))
     proc = ws.run("--config", empty, "--fail-closed")
     assert proc.returncode == 2 and proc.stdout == ""
@@ -137,7 +140,7 @@ def test_a_config_rewritten_in_place_never_allows_under_fail_closed(ws: Workspac
     """Before the fix an empty moment of the file answered ``{}`` (allow)."""
     content = json.dumps({"hooks": DENY}).encode()
     path = ws.write("hooks.json", content.decode())
-    assert denied(ws.run("--config", path, "--fail-closed"))
+    assert denied(InProcessWorkspace(ws.tmp).run("--config", path, "--fail-closed"))
     outcomes = []
     with rewriting(path, content) as done:
         for _ in calls(CALLS, done):
@@ -155,7 +158,7 @@ def test_a_discovered_settings_file_rewritten_in_place_never_allows(ws: Workspac
     content = json.dumps({"permissions": {"allow": ["Bash(ls)"]}, "hooks": DENY}).encode()
     settings.write_bytes(content)
     args = ("--discover", "--project-dir", ws.project, "--trust-project-hooks", "--fail-closed")
-    assert denied(ws.run(*args))
+    assert denied(InProcessWorkspace(ws.tmp).run(*args))
     outcomes = []
     with rewriting(settings, content) as done:
         for _ in calls(CALLS, done):

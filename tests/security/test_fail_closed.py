@@ -7,7 +7,9 @@ be read, or its input could not be prepared), the hook's failure policy decides,
 event that can block, whatever the handler's own ``on_error`` says. Events that cannot
 block, and fire-and-forget handlers, are left as they are.
 
-CLI tests run ``python -m agent_hooks run`` as a subprocess, bounded by a timeout.
+CLI tests answer ``agent-hooks run`` in this process (the answer is what is checked;
+``tests/security/run_inprocess.py``); the guards' module is named after the test's
+directory.
 """
 
 from __future__ import annotations
@@ -30,11 +32,12 @@ from agent_hooks import (
 )
 from agent_hooks._handlers._http import HttpHook
 from tests.cli.test_cli_run import Workspace, answer, cmd
+from tests.security.run_inprocess import InProcessWorkspace
 
 
 @pytest.fixture
 def ws(tmp_path: Path) -> Workspace:
-    return Workspace(tmp_path)
+    return InProcessWorkspace(tmp_path)
 
 
 GUARDS = """\
@@ -55,14 +58,15 @@ def garbled(input_data, tool_use_id, context):
 
 
 def failing_hooks(ws: Workspace) -> dict[str, dict[str, Any]]:
-    ws.write("guards.py", GUARDS)
+    guards = f"guards_{ws.tmp.name}"  # (imported in this process: a name of its own)
+    ws.write(f"{guards}.py", GUARDS)
     return {
         "exit-1": cmd("echo boom >&2; exit 1", name="exit-1"),
         "not-found": cmd(str(ws.tmp / "no-such-hook"), name="not-found"),
         "timeout": cmd("sleep 30", name="timeout", timeout=1),
-        "raises": {"type": "python", "callable": "guards:raises", "name": "raises"},
-        "sys-exit": {"type": "python", "callable": "guards:exits", "name": "sys-exit"},
-        "bad-answer": {"type": "python", "callable": "guards:garbled", "name": "bad-answer"},
+        "raises": {"type": "python", "callable": f"{guards}:raises", "name": "raises"},
+        "sys-exit": {"type": "python", "callable": f"{guards}:exits", "name": "sys-exit"},
+        "bad-answer": {"type": "python", "callable": f"{guards}:garbled", "name": "bad-answer"},
     }
 
 

@@ -7,7 +7,8 @@ surrogate as the same escape the harness wrote, and a deny hook still denies. A 
 nested deeper than the parser goes is refused up front (exit 1, 2 with --fail-closed),
 never run with its hooks skipped; an answer nested that deep is a failure of its hook.
 
-CLI tests run ``python -m agent_hooks run`` as a subprocess, bounded by a timeout.
+CLI tests answer ``agent-hooks run`` in this process (the answer is what is checked,
+``tests/security/run_inprocess.py``; its stack is deeper than a fresh process's).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from agent_hooks import (
 from agent_hooks._bridges._payload import dumps
 from agent_hooks._wire._fields import to_json
 from tests.cli.test_cli_run import Workspace, answer, cmd
+from tests.security.run_inprocess import InProcessWorkspace
 
 SURROGATE = "\ud800"
 TOO_DEEP = 40_000
@@ -43,7 +45,7 @@ TOO_DEEP = 40_000
 
 @pytest.fixture
 def ws(tmp_path: Path) -> Workspace:
-    return Workspace(tmp_path)
+    return InProcessWorkspace(tmp_path)
 
 
 def nested(depth: int, leaf: Any) -> Any:

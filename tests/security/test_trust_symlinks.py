@@ -5,6 +5,8 @@ symbolic link to another project's file needs that project's trust, from outside
 project and from inside a trusted one; a link from a project to a file of no project
 needs the project's trust; a link whose target is gone is an error, never an empty
 configuration.
+
+``run`` and ``trust`` run in this process (what they answer and run is what is checked).
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from tests.cli_inprocess import cli_in_process
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="symbolic links")
 
@@ -53,26 +57,17 @@ def run(
     env: dict[str, str], config: Path, project_dir: Path, *extra: str
 ) -> subprocess.CompletedProcess[str]:
     payload = {"hook_event_name": "Stop", "session_id": "s", "cwd": str(project_dir)}
-    return subprocess.run(
-        [sys.executable, "-m", "agent_hooks", "run", "--config", str(config), *extra],
+    return cli_in_process(
+        ["run", "--config", str(config), *extra],
         input=json.dumps(payload),
-        capture_output=True,
-        text=True,
         env={**env, "CLAUDE_PROJECT_DIR": str(project_dir)},
         cwd=project_dir,
-        timeout=120,
-        check=False,
     )
 
 
 def trust(env: dict[str, str], project_dir: Path, *extra: str) -> None:
-    proc = subprocess.run(
-        [sys.executable, "-m", "agent_hooks", "trust", "--project-dir", str(project_dir), *extra],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-        check=False,
+    proc = cli_in_process(
+        ["trust", "--project-dir", str(project_dir), *extra], env=env, cwd=os.getcwd()
     )
     assert proc.returncode == 0, proc.stderr
 
@@ -152,15 +147,11 @@ def test_a_link_whose_target_is_gone_is_an_error(tmp_path: Path, env: dict[str, 
     assert "symbolic link" in proc.stderr and "does not exist" in proc.stderr, proc.stderr
     assert run(env, settings, repo, "--fail-closed").returncode == 2
     # found by discovery rather than named: the same error, not "no settings file"
-    discovered = subprocess.run(
-        [sys.executable, "-m", "agent_hooks", "run", "--discover", "--fail-closed"],
+    discovered = cli_in_process(
+        ["run", "--discover", "--fail-closed"],
         input=json.dumps({"hook_event_name": "Stop", "session_id": "s", "cwd": str(repo)}),
-        capture_output=True,
-        text=True,
         env={**env, "CLAUDE_PROJECT_DIR": str(repo)},
         cwd=repo,
-        timeout=120,
-        check=False,
     )
     assert discovered.returncode == 2, discovered.stderr
     assert "symbolic link" in discovered.stderr

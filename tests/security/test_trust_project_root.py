@@ -4,6 +4,8 @@ A hook file inside a repository (the nearest directory above it with ``.git``,
 ``.claude/``, ``.codex/``, ``.deepagents/`` or ``.hel/``) is that project's file and
 needs that project's trust, whatever the caller's project directory or the payload's
 cwd; the home directory and the user's own harness directories are never projects.
+
+The CLI runs in this process (what it answers and runs is what is checked).
 """
 
 from __future__ import annotations
@@ -11,7 +13,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,7 @@ from agent_hooks._config._codex import load_codex
 from agent_hooks._config._common import file_project, find_project_root
 from agent_hooks._config._compat import load_claude_settings, load_deepagents
 from agent_hooks._config._docker import load_docker_agent
+from tests.cli_inprocess import cli_in_process
 
 HOOKS = {"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "true"}]}]}}
 TOML_HOOKS = """\
@@ -268,14 +270,9 @@ def test_run_does_not_let_the_payloads_cwd_decide_trust(tmp_path: Path) -> None:
     }
 
     def cli(*args: str, cwd: Path = tmp_path) -> subprocess.CompletedProcess[bytes]:
-        return subprocess.run(
-            [sys.executable, "-m", "agent_hooks", *args],
-            input=payload,
-            capture_output=True,
-            env=env,
-            cwd=cwd,
-            timeout=60,
-            check=False,
+        done = cli_in_process(args, input=payload, env=env, cwd=cwd)
+        return subprocess.CompletedProcess(
+            done.args, done.returncode, done.stdout.encode(), done.stderr.encode()
         )
 
     for cwd in (tmp_path, project / "sub"):

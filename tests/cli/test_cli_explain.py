@@ -1,10 +1,14 @@
 """``agent-hooks explain``: which files loaded, which groups matched and why, each
 handler's ``if`` rule per subcommand, what each said and how the answer was chosen;
-``--json`` for tools; ``--dry`` runs nothing, and nothing runs that was not selected."""
+``--json`` for tools; ``--dry`` runs nothing, and nothing runs that was not selected.
+
+The commands run in this process (what they print, run and exit with is what is
+checked), one ``explain`` end to end as a process (``process=True``)."""
 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -13,14 +17,19 @@ from typing import Any
 import pytest
 
 from tests.cli.test_cli_run import Workspace, _env
+from tests.cli_inprocess import cli_in_process
 
 PY = sys.executable
 
 
 def explain(
-    ws: Workspace, *args: str | Path, stdin: Any = None
+    ws: Workspace, *args: str | Path, stdin: Any = None, process: bool = False
 ) -> subprocess.CompletedProcess[str]:
     data = stdin if isinstance(stdin, bytes) else json.dumps(stdin).encode()
+    if not process:
+        return cli_in_process(
+            ["explain", *map(str, args)], input=data, cwd=ws.tmp, env=_env(ws.tmp)
+        )
     proc = subprocess.run(
         [PY, "-m", "agent_hooks", "explain", *map(str, args)],
         input=data,
@@ -77,7 +86,8 @@ COMPOUND = "git status && git push origin main"
 
 def test_a_compound_bash_command_with_if_rules_in_words(guarded: tuple[Workspace, Path]) -> None:
     ws, conf = guarded
-    done = explain(ws, "--config", conf, stdin=ws.payload(tool_input={"command": COMPOUND}))
+    payload = ws.payload(tool_input={"command": COMPOUND})
+    done = explain(ws, "--config", conf, stdin=payload, process=True)
     assert done.returncode == 0, done.stderr
     out = done.stdout
     assert 'PreToolUse from claude, tool_name = "Bash"' in out
@@ -138,12 +148,11 @@ def test_a_payload_file_and_a_payload_built_with_payload(guarded: tuple[Workspac
     path.write_text(json.dumps(ws.payload(tool_input={"command": "rm -rf build"})))
     done = explain(ws, path, "--config", conf, "--dry")
     assert 'if "Bash(rm *)" matches the subcommand "rm -rf build"' in done.stdout
-    built = subprocess.run(
-        [PY, "-m", "agent_hooks", "payload", "PreToolUse", "--set", "command=git push"],
-        capture_output=True,
-        env=_env(ws.tmp),
-        check=True,
-    ).stdout
+    payload = cli_in_process(
+        ["payload", "PreToolUse", "--set", "command=git push"], env=_env(ws.tmp), cwd=os.getcwd()
+    )
+    assert payload.returncode == 0, payload.stderr
+    built = payload.stdout.encode()
     done = explain(ws, "--config", conf, "--dry", stdin=built)
     assert done.returncode == 0, done.stderr
     assert 'matches the subcommand "git push"' in done.stdout

@@ -2,7 +2,8 @@
 would print, bearer auth (401), bounded bodies (413), concurrent requests, keep-alive,
 ``/healthz``, and a graceful shutdown that closes the listener at once and finishes
 in-flight requests and background work. Once in-process (inside the test's task
-group), once as a subprocess. Hostile clients: ``tests/security/test_serve_hostile.py``."""
+group), once as a subprocess. Hostile clients: ``tests/security/test_serve_hostile.py``.
+Options refused before the server starts: the command line in this process."""
 
 from __future__ import annotations
 
@@ -35,6 +36,7 @@ from agent_hooks import (
 )
 from agent_hooks._bridges._payload import dispatch_payload
 from agent_hooks._bridges._server import HookServer
+from tests.cli_inprocess import cli_in_process
 
 h11 = pytest.importorskip("h11")
 
@@ -637,15 +639,13 @@ def test_serve_subprocess(tmp_path: Path) -> None:
 def test_serve_refuses_to_start_without_a_token(
     tmp_path: Path, args: list[str], env: dict[str, str], message: str
 ) -> None:
-    proc = subprocess.run(
-        [sys.executable, "-m", "agent_hooks", "serve", "--port", "0", *args],
+    proc = cli_in_process(
+        ["serve", "--port", "0", *args],
         env={"PATH": os.environ.get("PATH", ""), "HOME": str(tmp_path), **env},
-        capture_output=True,
-        timeout=60,
-        check=False,
+        cwd=os.getcwd(),
     )
     assert proc.returncode == 2
-    assert message in proc.stderr.decode()
+    assert message in proc.stderr
 
 
 def test_the_command_line_defaults_are_the_servers() -> None:

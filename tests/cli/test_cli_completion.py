@@ -2,11 +2,13 @@
 nested actions, the options of the command typed so far and an option's choices,
 written from the parser itself (so a command added to the parser is completed without
 touching the scripts). bash always runs; zsh and fish run where they are installed.
-``run`` never imports the completion module."""
+``run`` never imports the completion module (a fresh interpreter's modules: a process);
+the scripts are printed by the command line in this process."""
 
 from __future__ import annotations
 
 import functools
+import os
 import shutil
 import subprocess
 import sys
@@ -15,19 +17,14 @@ from pathlib import Path
 import pytest
 
 from agent_hooks._bridges._cli import COMMANDS
+from tests.cli_inprocess import cli_in_process
 
 PY = sys.executable
 
 
 @functools.cache  # (the script of a shell is the same for the whole run)
 def script(shell: str) -> str:
-    done = subprocess.run(
-        [PY, "-m", "agent_hooks", "completion", shell],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    done = cli_in_process(["completion", shell], env=dict(os.environ), cwd=os.getcwd())
     assert done.returncode == 0, done.stderr
     return done.stdout
 
@@ -107,13 +104,7 @@ def test_bash_leaves_a_path_value_to_file_name_completion(tmp_path: Path) -> Non
 
 
 def test_an_unknown_shell_is_a_usage_error() -> None:
-    done = subprocess.run(
-        [PY, "-m", "agent_hooks", "completion", "tcsh"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    done = cli_in_process(["completion", "tcsh"], env=dict(os.environ), cwd=os.getcwd())
     assert done.returncode == 2 and done.stdout == ""
     assert "invalid choice: 'tcsh'" in done.stderr
 

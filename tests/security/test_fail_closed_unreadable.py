@@ -24,7 +24,6 @@ modules have names of their own test's, ``tests/security/run_inprocess.py``).
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -235,8 +234,8 @@ async def test_an_unreadable_sdk_callback_answer(shape: str, fail_closed: bool) 
 
 
 def command(text: str, name: str = "guard") -> CommandHook:
-    """A command hook printing ``text`` exactly."""
-    return CommandHook(argv=[sys.executable, "-c", f"print(end={text!r})"], name=name)
+    """A command hook printing ``text`` exactly (``printf``: no interpreter to start)."""
+    return CommandHook(argv=["printf", "%s", text], name=name)
 
 
 @pytest.mark.anyio
@@ -252,7 +251,7 @@ async def test_an_unreadable_command_answer_through_the_api(shape: str, fail_clo
 
 @pytest.mark.anyio
 async def test_a_handlers_own_block_policy_applies_too() -> None:
-    hook = CommandHook(argv=[sys.executable, "-c", "print('[1]')"], on_error="block")
+    hook = CommandHook(argv=["printf", "%s\n", "[1]"], on_error="block")
     decision = await dispatch([hook], bash())
     assert decision.blocked
 
@@ -339,7 +338,7 @@ async def test_an_unreadable_decision_with_exit_1_does_not_decide_alone(
     """Claude Code lets a JSON answer of a failed hook decide; one whose decision cannot
     be read does not (before the fix it did: nothing blocked under fail_closed)."""
     text = DENY.replace('"deny"', '"Deny"')[:-1] + ', "systemMessage": "x"}'
-    hook = CommandHook(argv=[sys.executable, "-c", f"print(end={text!r}); raise SystemExit(1)"])
+    hook = CommandHook(argv=["sh", "-c", 'printf "%s" "$1"; exit 1', "sh", text])
     decision = await dispatch([hook], bash(), fail_closed=fail_closed)
     assert decision.results[0].outcome is Outcome.ERROR
     assert decision.blocked is fail_closed

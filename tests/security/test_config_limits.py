@@ -1,7 +1,8 @@
 """Configuration files have a bounded size once expanded: bytes, values (YAML aliases
 counted as expanded, alias bombs refused before anything expands), nesting, matcher
 groups and handlers per file. A file over a limit is refused whole, with an error
-naming it; files of normal size are unaffected. Loading never raises on content."""
+naming it; files of normal size are unaffected. Loading never raises on content.
+(``trust`` runs in this process; ``check`` on an alias bomb in one of its own, bounded.)"""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from agent_hooks._config._common import (
     read_bytes,
 )
 from agent_hooks._config._docker import docker_cli_hooks
+from tests.cli_inprocess import cli_in_process
 
 DOCKER_EVENTS = [
     "pre_tool_use",
@@ -256,13 +258,6 @@ def test_trust_refuses_a_file_over_the_limits(tmp_path: Path) -> None:
         "HOME": str(tmp_path / "home"),
         "XDG_STATE_HOME": str(tmp_path / "state"),
     }
-    proc = subprocess.run(
-        [sys.executable, "-m", "agent_hooks", "trust", "--project-dir", str(project)],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=60,
-        check=False,
-    )
+    proc = cli_in_process(["trust", "--project-dir", str(project)], env=env, cwd=os.getcwd())
     assert proc.returncode == 1 and "nothing was trusted" in proc.stderr
     assert str(path) in proc.stderr and "too large" in proc.stderr

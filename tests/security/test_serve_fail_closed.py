@@ -4,7 +4,10 @@ hook call the server cannot answer (unreadable, oversized or invalid payload, a 
 token, a --config file that did not load) gets HTTP 200 and the blocking answer of its
 event, which is the payload's, else the one the path ends with; with neither, an answer that
 stops the agent. Without --fail-closed the same calls keep their error statuses. A
---token-file others can read is warned about at start."""
+--token-file others can read is warned about at start.
+
+The tests that only send requests to a ``--fail-closed`` server with no --config share
+one (``fail_closed_port``: a server start is a process); the others start their own."""
 
 from __future__ import annotations
 
@@ -76,6 +79,14 @@ def serving(tmp_path: Path, *args: str) -> Iterator[tuple[int, list[str]]]:
         proc.stderr.close()
 
 
+@pytest.fixture(scope="module")
+def fail_closed_port(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
+    """The port of one ``serve --fail-closed`` (no --config) for this module's tests;
+    stopped by SIGINT (exit 0) when they are done."""
+    with serving(tmp_path_factory.mktemp("fail-closed"), "--fail-closed") as (port, _):
+        yield port
+
+
 def post(port: int, path: str, body: bytes, headers: Mapping[str, str] = AUTH) -> tuple[int, Any]:
     """``(status, the body as JSON)``."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
@@ -107,52 +118,52 @@ BAD_BODIES = {
 }
 
 
-def test_bad_payloads_to_a_blocking_events_endpoint_are_denied(tmp_path: Path) -> None:
-    with serving(tmp_path, "--fail-closed") as (port, _):
-        for what, body in BAD_BODIES.items():
-            status, answer = post(port, "/PreToolUse", body)
-            assert status == 200, (what, answer)
-            assert "fail-closed" in deny_reason(answer), what
-        # a missing or wrong token is no answer either
-        status, answer = post(port, "/hooks/PreToolUse", json.dumps(PRE_TOOL_USE).encode(), {})
+def test_bad_payloads_to_a_blocking_events_endpoint_are_denied(fail_closed_port: int) -> None:
+    port = fail_closed_port
+    for what, body in BAD_BODIES.items():
+        status, answer = post(port, "/PreToolUse", body)
+        assert status == 200, (what, answer)
+        assert "fail-closed" in deny_reason(answer), what
+    # a missing or wrong token is no answer either
+    status, answer = post(port, "/hooks/PreToolUse", json.dumps(PRE_TOOL_USE).encode(), {})
+    assert status == 200
+    assert "bearer token" in deny_reason(answer)
+    # a payload that is read is answered by the hooks (none loaded: no opinion)
+    assert post(port, "/PreToolUse", json.dumps(PRE_TOOL_USE).encode()) == (200, {})
+
+
+def test_the_payloads_event_names_the_block_when_the_path_does_not(fail_closed_port: int) -> None:
+    port = fail_closed_port
+    invalid = json.dumps({**PRE_TOOL_USE, "tool_name": 42}).encode()
+    status, answer = post(port, "/", invalid)
+    assert status == 200
+    deny_reason(answer)
+    # snake_case paths name the event too; PermissionRequest's block is a deny decision
+    status, answer = post(port, "/hooks/permission_request", b"{oops")
+    assert status == 200
+    decision = answer["hookSpecificOutput"]["decision"]
+    assert answer["hookSpecificOutput"]["hookEventName"] == "PermissionRequest"
+    assert decision["behavior"] == "deny" and "fail-closed" in decision["message"]
+    # Stop and UserPromptSubmit block with decision: "block"
+    for event in ("Stop", "UserPromptSubmit"):
+        status, answer = post(port, f"/{event}", b"")
         assert status == 200
-        assert "bearer token" in deny_reason(answer)
-        # a payload that is read is answered by the hooks (none loaded: no opinion)
-        assert post(port, "/PreToolUse", json.dumps(PRE_TOOL_USE).encode()) == (200, {})
+        assert answer["decision"] == "block" and "fail-closed" in answer["reason"]
 
 
-def test_the_payloads_event_names_the_block_when_the_path_does_not(tmp_path: Path) -> None:
-    with serving(tmp_path, "--fail-closed") as (port, _):
-        invalid = json.dumps({**PRE_TOOL_USE, "tool_name": 42}).encode()
-        status, answer = post(port, "/", invalid)
-        assert status == 200
-        deny_reason(answer)
-        # snake_case paths name the event too; PermissionRequest's block is a deny decision
-        status, answer = post(port, "/hooks/permission_request", b"{oops")
-        assert status == 200
-        decision = answer["hookSpecificOutput"]["decision"]
-        assert answer["hookSpecificOutput"]["hookEventName"] == "PermissionRequest"
-        assert decision["behavior"] == "deny" and "fail-closed" in decision["message"]
-        # Stop and UserPromptSubmit block with decision: "block"
-        for event in ("Stop", "UserPromptSubmit"):
-            status, answer = post(port, f"/{event}", b"")
-            assert status == 200
-            assert answer["decision"] == "block" and "fail-closed" in answer["reason"]
+def test_an_unknown_event_gets_an_answer_that_stops_the_agent(fail_closed_port: int) -> None:
+    port = fail_closed_port
+    status, answer = post(port, "/hooks", b"{not json")
+    assert status == 200
+    assert answer["continue"] is False
+    assert "fail-closed" in answer["stopReason"]
+    assert answer["decision"] == "block" and answer["reason"] == answer["stopReason"]
 
 
-def test_an_unknown_event_gets_an_answer_that_stops_the_agent(tmp_path: Path) -> None:
-    with serving(tmp_path, "--fail-closed") as (port, _):
-        status, answer = post(port, "/hooks", b"{not json")
-        assert status == 200
-        assert answer["continue"] is False
-        assert "fail-closed" in answer["stopReason"]
-        assert answer["decision"] == "block" and answer["reason"] == answer["stopReason"]
-
-
-def test_an_event_that_cannot_block_keeps_its_error_status(tmp_path: Path) -> None:
-    with serving(tmp_path, "--fail-closed") as (port, _):
-        status, answer = post(port, "/Notification", b"{not json")
-        assert status == 400 and "not valid JSON" in answer["error"]
+def test_an_event_that_cannot_block_keeps_its_error_status(fail_closed_port: int) -> None:
+    port = fail_closed_port
+    status, answer = post(port, "/Notification", b"{not json")
+    assert status == 400 and "not valid JSON" in answer["error"]
 
 
 def test_without_fail_closed_errors_keep_their_statuses(tmp_path: Path) -> None:

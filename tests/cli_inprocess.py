@@ -51,6 +51,7 @@ def cli_in_process(
     ``env`` as its whole environment (plus ``AGENT_HOOKS_NO_DAEMON=1``), ``cwd`` as its
     directory and ``input`` on stdin."""
     data = input.encode() if isinstance(input, str) else (input or b"")
+    env = dict(env)  # (``env`` may be ``os.environ`` itself, cleared below)
     out, err = io.BytesIO(), io.BytesIO()
     saved_env = dict(os.environ)
     saved_cwd = os.getcwd()

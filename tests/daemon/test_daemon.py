@@ -41,11 +41,19 @@ from agent_hooks._bridges._daemon._protocol import (
     server_paths,
 )
 from agent_hooks._bridges._daemon._server import peer_uid_allowed
+from tests.cli_inprocess import cli_in_process
+from tests.daemon_helpers import (
+    DEADLINE,
+    alive,
+    ask,
+    stop_servers,
+    wait_for_server,
+    wait_gone,
+)
 from tests.process_helpers import socket_dir
 
 PY = sys.executable
 ROOT = Path(__file__).resolve().parents[2]
-DEADLINE = 30.0
 
 GUARD = """#!/bin/sh
 payload=$(cat)
@@ -131,27 +139,11 @@ class Box:
         return server_paths(self.directory, server_key(VERSION))
 
     def ask(self, kind: bytes) -> dict[str, Any] | None:
-        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        sock.settimeout(10)
-        try:
-            sock.connect(self.paths[0])
-            sock.sendall(pack(kind, []))
-            _, fields, _ = read_frame(sock)
-            found = json.loads(fields[0])
-            return found if isinstance(found, dict) else None
-        except (OSError, ValueError, IndexError):
-            return None
-        finally:
-            sock.close()
+        found = ask(self.directory, kind)
+        return found if isinstance(found, dict) else None
 
     def wait_for_server(self) -> dict[str, Any]:
-        deadline = time.monotonic() + DEADLINE
-        while time.monotonic() < deadline:
-            status = self.ask(b"T")
-            if status is not None:
-                return status
-            time.sleep(0.05)  # (another process is starting)
-        raise AssertionError("no resident server came up")
+        return wait_for_server(self.env)
 
     def server_pids(self) -> list[int]:
         pids = []
@@ -162,34 +154,12 @@ class Box:
         return pids
 
     def close(self) -> None:
-        for pid in self.server_pids():
-            try:
-                os.kill(pid, signal.SIGTERM)
-            except ProcessLookupError:
-                continue
-            _wait_gone(pid)
+        stop_servers(private_dir(self.env), home=self.env["HOME"])
         shutil.rmtree(self.socket_dir, ignore_errors=True)
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    try:  # (a zombie of ours counts as gone)
-        done, _ = os.waitpid(pid, os.WNOHANG)
-        return done == 0
-    except ChildProcessError:
-        return True
-
-
-def _wait_gone(pid: int, timeout: float = DEADLINE) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if not _alive(pid):
-            return
-        time.sleep(0.05)  # (another process is exiting)
-    os.kill(pid, signal.SIGKILL)
+_alive = alive  # (the names other test modules import)
+_wait_gone = wait_gone
 
 
 @pytest.fixture
@@ -283,13 +253,9 @@ def test_an_untrusted_project_file_behaves_as_in_process(box: Box) -> None:
     assert resident[0] == 0 and b"deny" not in resident[1]  # untrusted: not run
     resident, alone = both("--fail-closed")
     assert resident == alone and resident[0] == 2
-    trusted = subprocess.run(
-        [PY, "-m", "agent_hooks", "trust", "--project-dir", str(box.project)],
-        capture_output=True,
-        env=box.env,
-        timeout=60,
-        check=False,
-        cwd=box.project,
+    # (in-process: trusting is set-up here, the store a file the server reads)
+    trusted = cli_in_process(
+        ["trust", "--project-dir", str(box.project)], env=box.env, cwd=box.project
     )
     assert trusted.returncode == 0, trusted.stderr
     resident, alone = both()
@@ -628,6 +594,11 @@ async def test_background_output_reaches_the_next_answer_through_the_sdk_adapter
 
 
 RUN_CONTRACT_SHARDS = 4
+UNUSED_PLUGINS = [  # (by test_cli_run.py: loading them costs each shard about a second)
+    arg
+    for name in ("xdist", "xdist.looponfail", "hypothesispytest", "anyio", "agent_hooks")
+    for arg in ("-p", f"no:{name}")
+]
 
 
 @pytest.mark.parametrize("shard", range(RUN_CONTRACT_SHARDS))
@@ -655,6 +626,9 @@ def test_the_run_contract_holds_through_the_resident_server(tmp_path: Path, shar
                 "-x",
                 "-p",
                 "no:randomly",
+                *UNUSED_PLUGINS,
+                "-p",
+                "tests.daemon.run_contract_plugin",  # (stops the shard's server at its end)
                 "--basetemp",
                 str(tmp_path / "sub"),
                 str(ROOT / "tests" / "cli" / "test_cli_run.py"),
@@ -667,15 +641,8 @@ def test_the_run_contract_holds_through_the_resident_server(tmp_path: Path, shar
             check=False,
         )
     finally:
-        for lock in (runtime / "agent-hooks").glob("*.lock"):
-            text = lock.read_text().strip()
-            if text.isdigit():
-                try:
-                    os.kill(int(text), signal.SIGTERM)
-                except ProcessLookupError:
-                    continue
-                _wait_gone(int(text))
-    shutil.rmtree(runtime, ignore_errors=True)
+        stop_servers(runtime / "agent-hooks")
+        shutil.rmtree(runtime, ignore_errors=True)
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
     # (the calls really went through servers: each logs, in the state directory of the
     # test that started it, how many requests it answered when it stops)

@@ -26,8 +26,8 @@ from typing import Any
 import pytest
 
 from agent_hooks._base._version import VERSION
-from agent_hooks._bridges._daemon._protocol import server_key, server_paths
-from tests.daemon.test_daemon import DEADLINE, _wait_gone
+from agent_hooks._bridges._daemon._protocol import private_dir, server_key, server_paths
+from tests.daemon_helpers import DEADLINE, server_status, stop_servers, wait_gone
 from tests.process_helpers import socket_dir
 
 PY = sys.executable
@@ -124,18 +124,11 @@ class Home:
         )
 
     def status(self) -> dict[str, Any] | None:
-        proc = self.daemon("status")
-        if proc.returncode != 0:
-            return None
-        found = json.loads(proc.stdout)
-        assert isinstance(found, dict)
-        return found
+        """What ``agent-hooks daemon status`` says (asked on the socket, as it asks)."""
+        return server_status(self.env)
 
     def close(self) -> None:
-        status = self.status()
-        if status is not None:
-            self.daemon("stop")
-            _wait_gone(int(status["pid"]))
+        stop_servers(private_dir(self.env), home=self.env["HOME"])
         shutil.rmtree(self.runtime, ignore_errors=True)
 
 
@@ -405,7 +398,7 @@ def test_a_dead_socket_makes_way_for_a_fresh_server(home: Home) -> None:
     status = home.status()
     assert status is not None
     os.kill(int(status["pid"]), signal.SIGKILL)  # its socket stays; nobody listens
-    _wait_gone(int(status["pid"]))
+    wait_gone(int(status["pid"]))
     assert os.path.exists(home.socket_path)
     proc = home.run("--report", wait=True)
     assert denied(proc)

@@ -25,13 +25,14 @@ import pytest
 from agent_hooks._base._version import VERSION
 from agent_hooks._bridges._daemon._protocol import (
     log_path,
-    pack,
     private_dir,
-    read_frame,
     server_key,
     server_paths,
 )
-from tests.daemon.test_daemon import DEADLINE, _alive, _wait_gone
+from tests.cli_inprocess import cli_in_process
+from tests.daemon_helpers import DEADLINE, server_status, stop_servers
+from tests.daemon_helpers import alive as _alive
+from tests.daemon_helpers import wait_gone as _wait_gone
 from tests.process_helpers import socket_dir
 
 PY = sys.executable
@@ -126,7 +127,8 @@ class Lab:
         (claude / "guard.py").write_text(guard)
         for module, text in modules.items():
             (claude / f"{module}.py").write_text(text)
-        trusted = self.cli("trust", "--project-dir", str(root))
+        # (in-process: trusting is set-up here, the store a file the server reads)
+        trusted = cli_in_process(["trust", "--project-dir", str(root)], env=self.env, cwd=self.tmp)
         assert trusted.returncode == 0, trusted.stderr
         return root
 
@@ -201,20 +203,7 @@ class Lab:
         return Path(log_path(self.env, self.key))
 
     def status(self) -> dict[str, Any] | None:
-        import socket
-
-        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        sock.settimeout(10)
-        try:
-            sock.connect(server_paths(self.directory, self.key)[0])
-            sock.sendall(pack(b"T", []))
-            _, fields, _ = read_frame(sock)
-            found = json.loads(fields[0])
-            return found if isinstance(found, dict) else None
-        except (OSError, ValueError, IndexError):
-            return None
-        finally:
-            sock.close()
+        return server_status(self.env)
 
     def wait_for(self, condition: Any, what: str) -> None:
         deadline = time.monotonic() + DEADLINE
@@ -232,11 +221,7 @@ class Lab:
             if proc.poll() is None:
                 proc.kill()
             finish(proc)
-        self.cli("daemon", "stop")
-        for lock in Path(self.directory).glob("*.lock"):
-            pid = lock.read_text().strip()
-            if pid.isdigit() and _alive(int(pid)):
-                _wait_gone(int(pid))
+        stop_servers(private_dir(self.env), home=self.env["HOME"])
         shutil.rmtree(self.runtime, ignore_errors=True)
 
 

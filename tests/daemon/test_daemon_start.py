@@ -35,6 +35,7 @@ def _until(home: Home, ready: Any) -> dict[str, Any]:
         status = home.status()
         if status is not None and ready(status):
             return status
+        time.sleep(0.02)  # (it starts in another process)
     raise AssertionError(f"the server did not get there: {home.status()}")
 
 

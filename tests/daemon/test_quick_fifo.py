@@ -21,6 +21,7 @@ from agent_hooks._bridges._daemon._protocol import request_fifo, server_key
 from tests.daemon.test_daemon import DEADLINE
 from tests.daemon.test_daemon_client_trust import needs_root, warnings
 from tests.daemon.test_quick_client import QuickHome, quick_denied
+from tests.daemon_helpers import alive
 
 pytestmark = pytest.mark.skipif(
     not sys.platform.startswith("linux"), reason="FIFO calls are Linux's"
@@ -80,7 +81,7 @@ def test_a_dead_server_s_fifo_is_no_server(home: QuickHome) -> None:
     pid = home.start_server()
     os.kill(pid, signal.SIGKILL)
     deadline = time.monotonic() + DEADLINE
-    while _alive(pid):
+    while alive(pid):
         assert time.monotonic() < deadline
         time.sleep(0.02)  # (the kill lands in another process)
     assert fifo_of(home).exists()  # (left by the dead server: nobody reads it)
@@ -157,19 +158,6 @@ def test_a_fifo_of_another_user_is_sent_nothing(home: QuickHome) -> None:
         os.close(reader)
     assert received == b""  # not even a name
     assert quick_denied(proc)  # answered by the package
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    # (a zombie until its parent reaps it: it holds nothing open)
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            return stat.read().split(") ")[-1][:1] != "Z"
-    except OSError:
-        return False
 
 
 def test_a_request_larger_than_a_pipe_holds_goes_through(home: QuickHome) -> None:

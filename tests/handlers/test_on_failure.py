@@ -10,16 +10,19 @@ SessionStart): there it is a warning (``on_failure_ignored``) and nothing blocks
 that is neither is an ``invalid_config`` warning and the entry loads with the default
 (for ``mcp_tool``, Claude Code reads any value but ``continue`` as ``block``).
 
-The CLI tests run ``python -m agent_hooks run`` on a Claude hooks file and read the
-answer as Claude Code reads it (a deny JSON, a ``decision: block``, or exit 2 and stderr);
-the family tests run the same file at each Claude-compatible harness's own place. The
-``mcp_tool`` tests go through the Python API with a fake MCP caller (the CLI has none).
+The CLI tests run ``agent-hooks run`` on a Claude hooks file and read the answer as
+Claude Code reads it (a deny JSON, a ``decision: block``, or exit 2 and stderr); the
+family tests run the same file at each Claude-compatible harness's own place. ``run``
+runs in this process (the point is what a failing hook makes of the answer; ``run`` as
+a process is tests/cli/test_cli_run.py's). The ``mcp_tool`` tests go through the Python
+API with a fake MCP caller (the CLI has none).
 """
 
 from __future__ import annotations
 
 import json
 import socket
+import subprocess
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -38,14 +41,35 @@ from agent_hooks import (
 from agent_hooks._config._load import load
 from agent_hooks._handlers._kinds import model_kinds
 from agent_hooks._wire._dialects import get_dialect
-from tests.cli.test_cli_run import Workspace, answer, cmd
+from tests.cli.test_cli_run import Workspace, _env, answer, cmd
+from tests.cli_inprocess import cli_in_process
 from tests.dialects.test_dialect_claude_family import HARNESSES as FAMILY
 from tests.dialects.test_dialect_claude_family import payload as family_payload
 
 
+class InProcess(Workspace):
+    """The workspace of tests/cli/test_cli_run.py, its ``run`` in this process (with the
+    same directory, environment and stdin)."""
+
+    def run(
+        self,
+        *args: str | Path,
+        payload: Any = None,
+        stdin: bytes | None = None,
+        env: dict[str, str] | None = None,
+        python: list[str] | None = None,
+    ) -> subprocess.CompletedProcess[str]:
+        if python is not None:
+            return super().run(*args, payload=payload, stdin=stdin, env=env, python=python)
+        if stdin is None:
+            stdin = json.dumps(payload if payload is not None else self.payload()).encode()
+        argv = ["run", *map(str, args)]
+        return cli_in_process(argv, env=env or _env(self.tmp), cwd=self.tmp, input=stdin)
+
+
 @pytest.fixture
 def ws(tmp_path: Path) -> Workspace:
-    return Workspace(tmp_path)
+    return InProcess(tmp_path)
 
 
 INVALID_DECISION = json.dumps(

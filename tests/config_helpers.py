@@ -1,7 +1,8 @@
 """Helpers for the configuration tests of Gemini CLI, Cursor and Copilot files: write a
 file, run ``agent-hooks`` in a throw-away home, in this process (these tests check what
 the configuration makes of a call; ``run`` as a harness starts it, a process, is
-tests/cli/test_cli_run.py's)."""
+tests/cli/test_cli_run.py's; ``run`` in a subprocess when the suite runs with the
+resident server)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.cli_inprocess import cli_in_process
+from tests.dialect_helpers import THROUGH_SERVER
 
 PY = sys.executable
 def write(path: Path, doc: Any) -> Path:
@@ -43,7 +45,18 @@ def cli(
         XDG_CONFIG_HOME=str(tmp / "home" / ".config"),
     )
     data = None if stdin is None else (stdin if isinstance(stdin, str) else json.dumps(stdin))
-    return cli_in_process(args, env=env, cwd=cwd or tmp, input=data)
+    if args[0] != "run" or not THROUGH_SERVER:
+        return cli_in_process(args, env=env, cwd=cwd or tmp, input=data)
+    return subprocess.run(
+        [PY, "-m", "agent_hooks", *args],
+        input=data,
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=cwd or tmp,
+        timeout=60,
+        check=False,
+    )
 
 
 def check_json(tmp: Path, *args: str) -> dict[str, Any]:

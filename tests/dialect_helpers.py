@@ -18,6 +18,7 @@ from agent_hooks import DecodedInput, HookMatcher, HookRegistry
 from agent_hooks._bridges._payload import BridgeResult, dispatch_payload, dumps
 from agent_hooks._events._model import HookOutput
 from agent_hooks._wire._detect import decode_payload
+from tests.cli.test_cli_run import Workspace, _env
 from tests.cli_inprocess import cli_in_process
 from tests.dialect_examples import Example
 
@@ -85,6 +86,31 @@ def guard_project(root: Path, guard: str, hooks: dict[str, Any] | None = None) -
     return root
 
 
+THROUGH_SERVER = os.environ.get("AGENT_HOOKS_TEST_DAEMON") == "1"
+"""The suite runs with the resident server (tests/conftest.py): ``agent-hooks`` runs in a
+subprocess, which reaches it, instead of in this process."""
+
+
+class InProcessWorkspace(Workspace):
+    """The workspace of tests/cli/test_cli_run.py, its ``run`` in this process (with the
+    same directory, environment and stdin; a subprocess under :data:`THROUGH_SERVER`)."""
+
+    def run(
+        self,
+        *args: str | Path,
+        payload: Any = None,
+        stdin: bytes | None = None,
+        env: dict[str, str] | None = None,
+        python: list[str] | None = None,
+    ) -> subprocess.CompletedProcess[str]:
+        if python is not None or THROUGH_SERVER:
+            return super().run(*args, payload=payload, stdin=stdin, env=env, python=python)
+        if stdin is None:
+            stdin = json.dumps(payload if payload is not None else self.payload()).encode()
+        argv = ["run", *map(str, args)]
+        return cli_in_process(argv, env=env or _env(self.tmp), cwd=self.tmp, input=stdin)
+
+
 def agent_hooks_cli(
     *args: str,
     cwd: Path,
@@ -97,11 +123,12 @@ def agent_hooks_cli(
     """``agent-hooks ARGS`` run in this process (:func:`cli_in_process`) in ``cwd``, with
     ``payload`` (if any) on stdin, ``home`` and ``state`` as the home and state
     directories, and no environment variable starting with one of ``hide`` passed on.
-    ``process`` runs it in a subprocess instead (what an async test must do)."""
+    ``process`` (or :data:`THROUGH_SERVER`) runs it in a subprocess instead (what an
+    async test must do)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(hide)}
     env.update(HOME=str(home), XDG_STATE_HOME=str(state))
     data = None if payload is None else json.dumps(payload)
-    if not process:
+    if not (process or THROUGH_SERVER):
         return cli_in_process(args, env=env, cwd=cwd, input=data)
     return subprocess.run(
         [sys.executable, "-m", "agent_hooks", *args],

@@ -26,6 +26,7 @@ import pytest
 from agent_hooks._config._harness import FORMATS
 from agent_hooks._wire._dialects import DIALECTS
 from tests.cli_inprocess import cli_in_process
+from tests.dialect_helpers import THROUGH_SERVER
 
 KNOWN_FORMATS = ", ".join(sorted(FORMATS))
 """The names ``--format`` takes, as its error lists them (they grow with every harness row)."""
@@ -476,7 +477,7 @@ def _run(tmp: Path, payload: Any, options: tuple[str, ...]) -> tuple[int, str, s
         or k.startswith("AGENT_HOOKS_DAEMON_")
     }
     env.update(HOME=str(tmp / "home"), XDG_STATE_HOME=str(tmp / "state"))
-    if os.environ.get("AGENT_HOOKS_TEST_DAEMON") != "1":
+    if not THROUGH_SERVER:
         done = cli_in_process(["run", *argv], env=env, cwd=tmp / "project", input=data)
         code, stdout, stderr = done.returncode, done.stdout, done.stderr
     else:

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import json
 import socket
-import subprocess
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -41,35 +40,15 @@ from agent_hooks import (
 from agent_hooks._config._load import load
 from agent_hooks._handlers._kinds import model_kinds
 from agent_hooks._wire._dialects import get_dialect
-from tests.cli.test_cli_run import Workspace, _env, answer, cmd
-from tests.cli_inprocess import cli_in_process
+from tests.cli.test_cli_run import Workspace, answer, cmd
+from tests.dialect_helpers import InProcessWorkspace
 from tests.dialects.test_dialect_claude_family import HARNESSES as FAMILY
 from tests.dialects.test_dialect_claude_family import payload as family_payload
 
 
-class InProcess(Workspace):
-    """The workspace of tests/cli/test_cli_run.py, its ``run`` in this process (with the
-    same directory, environment and stdin)."""
-
-    def run(
-        self,
-        *args: str | Path,
-        payload: Any = None,
-        stdin: bytes | None = None,
-        env: dict[str, str] | None = None,
-        python: list[str] | None = None,
-    ) -> subprocess.CompletedProcess[str]:
-        if python is not None:
-            return super().run(*args, payload=payload, stdin=stdin, env=env, python=python)
-        if stdin is None:
-            stdin = json.dumps(payload if payload is not None else self.payload()).encode()
-        argv = ["run", *map(str, args)]
-        return cli_in_process(argv, env=env or _env(self.tmp), cwd=self.tmp, input=stdin)
-
-
 @pytest.fixture
 def ws(tmp_path: Path) -> Workspace:
-    return InProcess(tmp_path)
+    return InProcessWorkspace(tmp_path)
 
 
 INVALID_DECISION = json.dumps(

@@ -1,6 +1,8 @@
 """Helpers for the configuration tests of Gemini CLI, Cursor and Copilot files: write a
-file, run ``agent-hooks`` in a throw-away home (``run`` as a subprocess, the way a
-harness starts it; the other commands in this process)."""
+file, run ``agent-hooks`` in a throw-away home, in this process (these tests check what
+the configuration makes of a call; ``run`` as a harness starts it, a process, is
+tests/cli/test_cli_run.py's; ``run`` in a subprocess when the suite runs with the
+resident server)."""
 
 from __future__ import annotations
 
@@ -12,13 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from tests.cli_inprocess import cli_in_process
+from tests.dialect_helpers import THROUGH_SERVER
 
 PY = sys.executable
-IN_PROCESS = frozenset({"check", "install", "uninstall"})
-"""The commands :func:`cli` runs in this process (``run`` starts a new one, as a harness
-does)."""
-
-
 def write(path: Path, doc: Any) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(doc if isinstance(doc, str) else json.dumps(doc, indent=2), encoding="utf-8")
@@ -47,7 +45,7 @@ def cli(
         XDG_CONFIG_HOME=str(tmp / "home" / ".config"),
     )
     data = None if stdin is None else (stdin if isinstance(stdin, str) else json.dumps(stdin))
-    if args[0] in IN_PROCESS:
+    if args[0] != "run" or not THROUGH_SERVER:
         return cli_in_process(args, env=env, cwd=cwd or tmp, input=data)
     return subprocess.run(
         [PY, "-m", "agent_hooks", *args],

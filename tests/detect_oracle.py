@@ -14,17 +14,28 @@ from agent_hooks._config._harness import HARNESSES
 from agent_hooks._wire._json import loads_jsonc
 
 
-def family_of_path(parts: list[str]) -> str | None:
-    if len(parts) < 2:
-        return None
+def _family_places() -> list[tuple[str, list[str]]]:
+    """The family harnesses' locations as the names a path must end with (a system
+    file's by its last two), in the order the if-chain tried them (split once, not per
+    path)."""
+    places = []
     for name in FAMILIES:
         for loc in HARNESSES[name].locations:
             want = loc.path.strip("/").split("/")
-            if loc.root == "system":
-                want = want[-2:]
-            tail = parts[-len(want) :]
-            if len(tail) == len(want) and all(map(fnmatchcase, tail, want)):
-                return name
+            places.append((name, want[-2:] if loc.root == "system" else want))
+    return places
+
+
+_FAMILY_PLACES = _family_places()
+
+
+def family_of_path(parts: list[str]) -> str | None:
+    if len(parts) < 2:
+        return None
+    for name, want in _FAMILY_PLACES:
+        tail = parts[-len(want) :]
+        if len(tail) == len(want) and all(map(fnmatchcase, tail, want)):
+            return name
     return None
 
 

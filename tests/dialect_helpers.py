@@ -2,7 +2,8 @@
 with one Python callback that answers a given canonical output; the examples of
 ``dialect_examples`` decoded; a project with a shell guard in ``.claude/settings.json``
 and ``agent-hooks`` (``run`` or any
-other command) in a subprocess."""
+other command) in this process: these tests check the answer's shape per harness; the
+``run`` contract as a process is tests/cli/test_cli_run.py's."""
 
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ from agent_hooks import DecodedInput, HookMatcher, HookRegistry
 from agent_hooks._bridges._payload import BridgeResult, dispatch_payload, dumps
 from agent_hooks._events._model import HookOutput
 from agent_hooks._wire._detect import decode_payload
+from tests.cli.test_cli_run import Workspace, _env
+from tests.cli_inprocess import cli_in_process
 from tests.dialect_examples import Example
 
 
@@ -83,6 +86,31 @@ def guard_project(root: Path, guard: str, hooks: dict[str, Any] | None = None) -
     return root
 
 
+THROUGH_SERVER = os.environ.get("AGENT_HOOKS_TEST_DAEMON") == "1"
+"""The suite runs with the resident server (tests/conftest.py): ``agent-hooks`` runs in a
+subprocess, which reaches it, instead of in this process."""
+
+
+class InProcessWorkspace(Workspace):
+    """The workspace of tests/cli/test_cli_run.py, its ``run`` in this process (with the
+    same directory, environment and stdin; a subprocess under :data:`THROUGH_SERVER`)."""
+
+    def run(
+        self,
+        *args: str | Path,
+        payload: Any = None,
+        stdin: bytes | None = None,
+        env: dict[str, str] | None = None,
+        python: list[str] | None = None,
+    ) -> subprocess.CompletedProcess[str]:
+        if python is not None or THROUGH_SERVER:
+            return super().run(*args, payload=payload, stdin=stdin, env=env, python=python)
+        if stdin is None:
+            stdin = json.dumps(payload if payload is not None else self.payload()).encode()
+        argv = ["run", *map(str, args)]
+        return cli_in_process(argv, env=env or _env(self.tmp), cwd=self.tmp, input=stdin)
+
+
 def agent_hooks_cli(
     *args: str,
     cwd: Path,
@@ -90,15 +118,21 @@ def agent_hooks_cli(
     state: Path,
     hide: tuple[str, ...] = (),
     payload: dict[str, Any] | None = None,
+    process: bool = False,
 ) -> subprocess.CompletedProcess[str]:
-    """``agent-hooks ARGS`` in a subprocess run in ``cwd``, with ``payload`` (if any) on
-    stdin, ``home`` and ``state`` as the home and state directories, and no environment
-    variable starting with one of ``hide`` passed on."""
+    """``agent-hooks ARGS`` run in this process (:func:`cli_in_process`) in ``cwd``, with
+    ``payload`` (if any) on stdin, ``home`` and ``state`` as the home and state
+    directories, and no environment variable starting with one of ``hide`` passed on.
+    ``process`` (or :data:`THROUGH_SERVER`) runs it in a subprocess instead (what an
+    async test must do)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(hide)}
     env.update(HOME=str(home), XDG_STATE_HOME=str(state))
+    data = None if payload is None else json.dumps(payload)
+    if not (process or THROUGH_SERVER):
+        return cli_in_process(args, env=env, cwd=cwd, input=data)
     return subprocess.run(
         [sys.executable, "-m", "agent_hooks", *args],
-        input=None if payload is None else json.dumps(payload),
+        input=data,
         capture_output=True,
         text=True,
         env=env,

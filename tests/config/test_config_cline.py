@@ -1,18 +1,17 @@
 """Cline's hook files (executables named by their event) load unchanged from the
 workspace's ``.clinerules/hooks/`` and the user's hooks directories; ``check`` lists
-them; a file Cline would not run is reported, not run."""
+them; a file Cline would not run is reported, not run. ``agent-hooks`` runs in this
+process (what it prints and writes is the point)."""
 
 from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import agent_hooks
 from agent_hooks._config._discover import project_hook_files
-
-PY = sys.executable
+from tests.cli_inprocess import cli_in_process
 
 HOOK = """#!/bin/bash
 INPUT=$(cat)
@@ -62,14 +61,8 @@ def test_project_hook_files_lists_cline_hooks(tmp_path: Path) -> None:
 def test_check_lists_a_cline_hook(tmp_path: Path) -> None:
     path = _hook(tmp_path / ".clinerules" / "hooks", "PreToolUse")
     env = {**os.environ, "HOME": str(tmp_path / "home"), "XDG_STATE_HOME": str(tmp_path / "s")}
-    proc = subprocess.run(
-        [PY, "-m", "agent_hooks", "check", "--trust-project-hooks", "--config", str(path)],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=tmp_path,
-        timeout=60,
-        check=False,
+    proc = cli_in_process(
+        ["check", "--trust-project-hooks", "--config", str(path)], env=env, cwd=tmp_path
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "(cline, 1 handler" in proc.stdout
@@ -86,15 +79,8 @@ def test_install_writes_one_script_per_event_and_uninstall_removes_only_those(
     env = {**os.environ, "HOME": str(tmp_path / "home"), "XDG_STATE_HOME": str(tmp_path / "s")}
 
     def cli(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [PY, "-m", "agent_hooks", *args, "--harness", "cline", "--project-dir", str(tmp_path)],
-            capture_output=True,
-            text=True,
-            env=env,
-            cwd=tmp_path,
-            timeout=60,
-            check=False,
-        )
+        argv = [*args, "--harness", "cline", "--project-dir", str(tmp_path)]
+        return cli_in_process(argv, env=env, cwd=tmp_path)
 
     proc = cli("install", "--config", str(hooks))
     assert proc.returncode == 0, proc.stderr
@@ -111,13 +97,8 @@ def test_install_writes_one_script_per_event_and_uninstall_removes_only_those(
 
 def test_install_explains_the_harnesses_it_cannot_write(tmp_path: Path) -> None:
     for name in ("augment", "goose", "kiro"):
-        proc = subprocess.run(
-            [PY, "-m", "agent_hooks", "install", "--harness", name, "--config", "x.json"],
-            capture_output=True,
-            text=True,
-            cwd=tmp_path,
-            timeout=60,
-            check=False,
+        proc = cli_in_process(
+            ["install", "--harness", name, "--config", "x.json"], env=dict(os.environ), cwd=tmp_path
         )
         assert proc.returncode == 1 and f"does not write {name}'s hooks" in proc.stderr
 

@@ -1,17 +1,15 @@
 """Windsurf ``hooks.json`` files load unchanged from the system, user and workspace
-locations, merged in Windsurf's order; ``check`` lists them and ``install`` writes one."""
+locations, merged in Windsurf's order; ``check`` lists them and ``install`` writes one
+(``agent-hooks`` in this process: what it prints and writes is the point)."""
 
 from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import agent_hooks
-
-PY = sys.executable
+from tests.cli_inprocess import cli_in_process
 
 REALISTIC = {
     "hooks": {
@@ -87,26 +85,16 @@ def test_check_and_install(tmp_path: Path) -> None:
         json.dumps({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "g.sh"}]}]}})
     )
     env = {**os.environ, "HOME": str(tmp_path / "home"), "XDG_STATE_HOME": str(tmp_path / "s")}
-    proc = subprocess.run(
-        [
-            PY,
-            "-m",
-            "agent_hooks",
-            "install",
-            "--harness",
-            "windsurf",
-            "--config",
-            str(hooks),
-            "--project-dir",
-            str(tmp_path),
-        ],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=tmp_path,
-        timeout=60,
-        check=False,
-    )
+    argv = [
+        "install",
+        "--harness",
+        "windsurf",
+        "--config",
+        str(hooks),
+        "--project-dir",
+        str(tmp_path),
+    ]
+    proc = cli_in_process(argv, env=env, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     doc = json.loads((tmp_path / ".windsurf" / "hooks.json").read_text())
     assert sorted(doc["hooks"]) == [
@@ -119,22 +107,12 @@ def test_check_and_install(tmp_path: Path) -> None:
         # (a project file is committed: the path is relative to the project root)
         {"command": "agent-hooks run --dialect windsurf --config hooks.json"}
     ]
-    proc = subprocess.run(
-        [
-            PY,
-            "-m",
-            "agent_hooks",
-            "check",
-            "--trust-project-hooks",
-            "--config",
-            str(tmp_path / ".windsurf" / "hooks.json"),
-        ],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=tmp_path,
-        timeout=60,
-        check=False,
-    )
+    argv = [
+        "check",
+        "--trust-project-hooks",
+        "--config",
+        str(tmp_path / ".windsurf" / "hooks.json"),
+    ]
+    proc = cli_in_process(argv, env=env, cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "(windsurf, 4 handlers" in proc.stdout

@@ -44,7 +44,10 @@ def payload(project: Path, event: str = "PreToolUse") -> dict[str, Any]:
     return base
 
 
-def run(project: Path, config: Path, event: str = "PreToolUse", *args: str) -> Any:
+def run(
+    project: Path, config: Path, event: str = "PreToolUse", *args: str, process: bool = False
+) -> Any:
+    """``agent-hooks run`` in this process (``process``: in a subprocess, for async tests)."""
     proc = agent_hooks_cli(
         "run",
         "--dialect",
@@ -58,6 +61,7 @@ def run(project: Path, config: Path, event: str = "PreToolUse", *args: str) -> A
         state=project.parent / "state",
         hide=("GOOSE_",),
         payload=payload(project, event),
+        process=process,
     )
     return proc
 
@@ -90,8 +94,8 @@ async def test_on_failure_block_blocks_pre_tool_use_only(tmp_path: Path) -> None
         )
         stop = await session.dispatch(agent_hooks.StopInput())
     assert pre.blocked and not stop.blocked
-    assert answer(run(project, path))["decision"] == "block"
-    assert answer(run(project, path, "Stop")) == {}
+    assert answer(run(project, path, process=True))["decision"] == "block"
+    assert answer(run(project, path, "Stop", process=True)) == {}
 
 
 @pytest.mark.parametrize("value", ["deny", "Block", True, ["block"]])

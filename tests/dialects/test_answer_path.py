@@ -4,7 +4,12 @@ without a JSON form, failures before dispatch (bad payload, unknown ``--dialect`
 ``--format``, a missing ``--config``, hook code that exits while loading) with and without
 ``--fail-closed``, and ``--report``. stdout, stderr and the exit status are compared
 whole (paths of the scratch directory written as ``{tmp}``), in-process and, with
-``AGENT_HOOKS_TEST_DAEMON=1``, through the resident server."""
+``AGENT_HOOKS_TEST_DAEMON=1``, through the resident server.
+
+``run`` runs in this process (the answer is the point; ``run`` as a process is
+tests/cli/test_cli_run.py's), and in a subprocess with ``AGENT_HOOKS_TEST_DAEMON=1`` (to
+reach the resident server). The one Python hook exits while it is imported: nothing of it
+stays in ``sys.modules``."""
 
 from __future__ import annotations
 
@@ -20,6 +25,8 @@ import pytest
 
 from agent_hooks._config._harness import FORMATS
 from agent_hooks._wire._dialects import DIALECTS
+from tests.cli_inprocess import cli_in_process
+from tests.dialect_helpers import THROUGH_SERVER
 
 KNOWN_FORMATS = ", ".join(sorted(FORMATS))
 """The names ``--format`` takes, as its error lists them (they grow with every harness row)."""
@@ -470,18 +477,23 @@ def _run(tmp: Path, payload: Any, options: tuple[str, ...]) -> tuple[int, str, s
         or k.startswith("AGENT_HOOKS_DAEMON_")
     }
     env.update(HOME=str(tmp / "home"), XDG_STATE_HOME=str(tmp / "state"))
-    proc = subprocess.run(
-        [sys.executable, "-m", "agent_hooks", "run", *argv],
-        input=data,
-        capture_output=True,
-        cwd=tmp / "project",
-        env=env,
-        timeout=60,
-        check=False,
-    )
-    out = proc.stdout.decode().replace(str(tmp), "{tmp}")
-    err = proc.stderr.decode().replace(str(tmp), "{tmp}")
-    return proc.returncode, _without_durations(out), _without_durations(err)
+    if not THROUGH_SERVER:
+        done = cli_in_process(["run", *argv], env=env, cwd=tmp / "project", input=data)
+        code, stdout, stderr = done.returncode, done.stdout, done.stderr
+    else:
+        proc = subprocess.run(
+            [sys.executable, "-m", "agent_hooks", "run", *argv],
+            input=data,
+            capture_output=True,
+            cwd=tmp / "project",
+            env=env,
+            timeout=60,
+            check=False,
+        )
+        code, stdout, stderr = proc.returncode, proc.stdout.decode(), proc.stderr.decode()
+    out = stdout.replace(str(tmp), "{tmp}")
+    err = stderr.replace(str(tmp), "{tmp}")
+    return code, _without_durations(out), _without_durations(err)
 
 
 def _without_durations(text: str) -> str:

@@ -6,11 +6,16 @@ not know): from a command hook through ``agent-hooks run`` (the harness reads a 
 deny), and from an SDK-style Python callback through the public API (before the fix the
 callback's whole answer was dropped as invalid and the call allowed). The key is
 reported with an ``unknown_field`` warning; a callback's unknown keys are left out.
+
+``run`` runs in this process (its answer is the point; ``run`` as a process is
+tests/cli/test_cli_run.py's): each Python hook's module has a name of its own, so every
+test imports its own file.
 """
 
 from __future__ import annotations
 
 import json
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +34,7 @@ from agent_hooks import (
     StopInput,
 )
 from tests.cli.test_cli_run import Workspace, answer, cmd
+from tests.dialect_helpers import InProcessWorkspace
 
 DENY = {"hookEventName": "PreToolUse", "permissionDecision": "deny"}
 
@@ -53,7 +59,7 @@ UNKNOWN = {
 
 @pytest.fixture
 def ws(tmp_path: Path) -> Workspace:
-    return Workspace(tmp_path)
+    return InProcessWorkspace(tmp_path)
 
 
 def printing(ws: Workspace, name: str, obj: Any) -> dict[str, Any]:
@@ -63,8 +69,9 @@ def printing(ws: Workspace, name: str, obj: Any) -> dict[str, Any]:
 
 
 def returning(ws: Workspace, name: str, obj: Any) -> dict[str, Any]:
-    """A Python hook (SDK-style callback, loaded from the file) that returns ``obj``."""
-    module = f"guard_{name.replace('-', '_')}"
+    """A Python hook (SDK-style callback, loaded from the file) that returns ``obj`` (its
+    module named once: ``run`` imports it into this process)."""
+    module = f"guard_{name.replace('-', '_')}_{uuid.uuid4().hex}"
     ws.write(
         f"{module}.py",
         f"def guard(input_data, tool_use_id, context):\n    return {obj!r}\n",

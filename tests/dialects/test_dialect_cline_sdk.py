@@ -3,11 +3,13 @@
 diagnostics onto the typed events, a Claude-style guard answers them ``{"cancel": true}``
 (Cline ignores exit codes: only that JSON stops the tool), and a guard that cannot read
 a payload or load its hooks under ``--fail-closed`` answers ``{"cancel": true}`` too,
-with the error on stderr either way."""
+with the error on stderr either way. ``agent-hooks`` runs in this process (the answer is
+the point; ``run`` as a process is tests/cli/test_cli_run.py's)."""
 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -17,6 +19,7 @@ import pytest
 
 import agent_hooks
 from agent_hooks import TrustPolicy, discover
+from tests.cli_inprocess import cli_in_process
 from tests.dialect_helpers import agent_hooks_cli, agent_hooks_run, guard_project
 
 GUARD = f"""#!{sys.executable}
@@ -210,15 +213,8 @@ def test_an_unreadable_payload_is_cancelled_under_fail_closed(project: Path) -> 
 
 
 def test_bytes_that_are_no_payload_are_cancelled_under_fail_closed(project: Path) -> None:
-    proc = subprocess.run(
-        [sys.executable, "-m", "agent_hooks", "run", "--dialect", "cline", "--fail-closed"],
-        input="{not json",
-        capture_output=True,
-        text=True,
-        cwd=project,
-        timeout=60,
-        check=False,
-    )
+    argv = ["run", "--dialect", "cline", "--fail-closed"]
+    proc = cli_in_process(argv, env=dict(os.environ), cwd=project, input="{not json")
     assert proc.returncode == 2
     assert json.loads(proc.stdout)["cancel"] is True
     assert "not valid JSON" in proc.stderr

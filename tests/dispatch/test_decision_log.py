@@ -1,10 +1,13 @@
 """The decision log: one JSON Lines record per dispatch, redacted and bounded,
 append-only and hash-chained with any number of concurrent writers, rotated by size;
-``agent-hooks log verify`` finds a record edited, removed or inserted."""
+``agent-hooks log verify`` finds a record edited, removed or inserted. ``log verify`` and
+``run`` run in this process (what they print is the point), the concurrent writers and the
+resident server in processes."""
 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -24,7 +27,9 @@ from agent_hooks import (
     PreToolUseOutput,
 )
 from agent_hooks._base._errors import RegistrationError
-from tests.cli.test_cli_run import Workspace, _env
+from tests.cli.test_cli_run import _env
+from tests.cli_inprocess import cli_in_process
+from tests.dialect_helpers import InProcessWorkspace
 
 PY = sys.executable
 SCHEMA = json.loads(
@@ -41,13 +46,7 @@ def lines(path: Path) -> list[dict[str, Any]]:
 
 
 def verify(path: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [PY, "-m", "agent_hooks", "log", "verify", str(path)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    return cli_in_process(["log", "verify", str(path)], env=dict(os.environ), cwd=os.getcwd())
 
 
 async def dispatch(registry: HookRegistry, command: str = "ls", **tool_input: Any) -> Any:
@@ -283,7 +282,7 @@ def _stable(record: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_run_logs_with_the_option_and_the_environment_variable(tmp_path: Path) -> None:
-    ws = Workspace(tmp_path)
+    ws = InProcessWorkspace(tmp_path)
     conf = ws.config(
         {
             "PreToolUse": [

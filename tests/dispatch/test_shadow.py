@@ -1,6 +1,7 @@
 """Shadow mode: a shadow handler runs and its would-be decision is recorded, never
 enforced; it never weakens an enforcing one. Through the API (handler, group, source,
-registry, a file's ``mode``) and through ``agent-hooks run`` on every dialect."""
+registry, a file's ``mode``) and through ``agent-hooks run`` on every dialect (in this
+process, the answer being the point; through the resident server in processes)."""
 
 from __future__ import annotations
 
@@ -22,7 +23,8 @@ from agent_hooks import (
 )
 from agent_hooks._base._errors import RegistrationError
 from agent_hooks.testing import payload
-from tests.cli.test_cli_run import Workspace, answer
+from tests.cli.test_cli_run import answer
+from tests.dialect_helpers import InProcessWorkspace
 
 pytestmark = pytest.mark.anyio
 
@@ -203,7 +205,7 @@ DIALECTS = {  # dialect: what else run needs to read its payload
 
 @pytest.mark.parametrize("dialect", DIALECTS)
 def test_run_shadow_answers_allow_where_the_hook_denies(tmp_path: Path, dialect: str) -> None:
-    ws = Workspace(tmp_path)
+    ws = InProcessWorkspace(tmp_path)
     conf = ws.config({"PreToolUse": [{"matcher": "*", "hooks": [DENY_CMD]}]})
     body = payload("PreToolUse", dialect=dialect, cwd=str(ws.project))
     args = ["--config", conf, "--no-daemon", "--dialect", dialect, *DIALECTS[dialect]]
@@ -241,7 +243,7 @@ def test_run_shadow_through_the_resident_server(tmp_path: Path) -> None:
 
 
 def test_an_enforcing_deny_beside_a_shadow_file_still_denies_in_run(tmp_path: Path) -> None:
-    ws = Workspace(tmp_path)
+    ws = InProcessWorkspace(tmp_path)
     shadow = ws.write(
         "shadow.json",
         json.dumps(

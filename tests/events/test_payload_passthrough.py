@@ -4,15 +4,14 @@ Every field of a payload reaches command hooks as the harness sent it: ``null``
 values, keys no class declares (at the top or nested in a typed value), values that did
 not fit their field, in their order. Keys of a hook's answer that this version does not
 know pass through to the harness; across handlers the last in configuration order wins
-per key, and a value it replaces is reported.
+per key, and a value it replaces is reported. ``agent-hooks run`` runs in this process
+(the bytes a hook gets are the point).
 """
 
 from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +32,7 @@ from agent_hooks import (
     encode_output,
 )
 from agent_hooks._wire._codec import payload_bytes
+from tests.cli_inprocess import cli_in_process
 
 NO_DAEMON = "AGENT_HOOKS_NO_DAEMON"  # (kept: tests/conftest.py keeps run in-process)
 
@@ -272,15 +272,7 @@ def test_run_passes_a_pre_compact_null_and_an_answers_unknown_keys(tmp_path: Pat
         if not k.startswith(("CLAUDE_", "AGENT_HOOKS_")) or k == NO_DAEMON
     }
     env.update(HOME=str(tmp_path / "home"), XDG_STATE_HOME=str(tmp_path / "state"))
-    proc = subprocess.run(
-        [sys.executable, "-m", "agent_hooks", "run", "--config", str(config)],
-        input=raw,
-        capture_output=True,
-        cwd=tmp_path,
-        env=env,
-        timeout=60,
-        check=False,
-    )
+    proc = cli_in_process(["run", "--config", str(config)], env=env, cwd=tmp_path, input=raw)
     assert proc.returncode == 0, proc.stderr
     assert got.read_bytes() == raw
     assert json.loads(proc.stdout) == answer

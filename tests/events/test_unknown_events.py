@@ -35,6 +35,8 @@ from agent_hooks import (
     parse_event,
     resolve_event,
 )
+from tests.cli_inprocess import cli_in_process
+from tests.dialect_helpers import THROUGH_SERVER
 
 NO_DAEMON = "AGENT_HOOKS_NO_DAEMON"  # (kept: tests/conftest.py keeps run in-process)
 
@@ -257,6 +259,10 @@ def _env(tmp: Path) -> dict[str, str]:
 
 
 def _cli(tmp: Path, *args: str | Path, stdin: bytes = b"") -> subprocess.CompletedProcess[str]:
+    """``agent-hooks ARGS`` in this process (what it answers is the point; ``run`` as a
+    process is tests/cli/test_cli_run.py's), in a subprocess under ``THROUGH_SERVER``."""
+    if not THROUGH_SERVER:
+        return cli_in_process(list(map(str, args)), env=_env(tmp), cwd=tmp, input=stdin)
     proc = subprocess.run(
         [sys.executable, "-m", "agent_hooks", *map(str, args)],
         input=stdin,

@@ -10,10 +10,12 @@ SessionStart): there it is a warning (``on_failure_ignored``) and nothing blocks
 that is neither is an ``invalid_config`` warning and the entry loads with the default
 (for ``mcp_tool``, Claude Code reads any value but ``continue`` as ``block``).
 
-The CLI tests run ``python -m agent_hooks run`` on a Claude hooks file and read the
-answer as Claude Code reads it (a deny JSON, a ``decision: block``, or exit 2 and stderr);
-the family tests run the same file at each Claude-compatible harness's own place. The
-``mcp_tool`` tests go through the Python API with a fake MCP caller (the CLI has none).
+The CLI tests run ``agent-hooks run`` on a Claude hooks file and read the answer as
+Claude Code reads it (a deny JSON, a ``decision: block``, or exit 2 and stderr); the
+family tests run the same file at each Claude-compatible harness's own place. ``run``
+runs in this process (the point is what a failing hook makes of the answer; ``run`` as
+a process is tests/cli/test_cli_run.py's). The ``mcp_tool`` tests go through the Python
+API with a fake MCP caller (the CLI has none).
 """
 
 from __future__ import annotations
@@ -39,13 +41,14 @@ from agent_hooks._config._load import load
 from agent_hooks._handlers._kinds import model_kinds
 from agent_hooks._wire._dialects import get_dialect
 from tests.cli.test_cli_run import Workspace, answer, cmd
+from tests.dialect_helpers import InProcessWorkspace
 from tests.dialects.test_dialect_claude_family import HARNESSES as FAMILY
 from tests.dialects.test_dialect_claude_family import payload as family_payload
 
 
 @pytest.fixture
 def ws(tmp_path: Path) -> Workspace:
-    return Workspace(tmp_path)
+    return InProcessWorkspace(tmp_path)
 
 
 INVALID_DECISION = json.dumps(

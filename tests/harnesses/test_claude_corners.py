@@ -48,6 +48,7 @@ from agent_hooks import (
     WorktreeCreateInput,
 )
 from agent_hooks._wire._dialects import CLAUDE, CODEX, DEEPAGENTS, DOCKER
+from tests.cli_inprocess import cli_in_process
 
 NO_DAEMON = "AGENT_HOOKS_NO_DAEMON"  # (kept: tests/conftest.py keeps run in-process)
 
@@ -337,7 +338,9 @@ def run_cli(
     tmp: Path, hooks: Mapping[str, Any], payload: Mapping[str, Any], **env: str
 ) -> subprocess.CompletedProcess[bytes]:
     """``agent-hooks run`` with ``hooks`` in a file outside the project (``tmp/project``,
-    the payload's cwd), so that it needs no trust."""
+    the payload's cwd), so that it needs no trust: in this process (the answer is the
+    point), in a subprocess when ``env`` sets variables (``TMPDIR`` is read once per
+    interpreter: only a new one honours it)."""
     project, conf = tmp / "project", tmp / "conf"
     project.mkdir(exist_ok=True)
     conf.mkdir(exist_ok=True)
@@ -349,9 +352,15 @@ def run_cli(
         if not k.startswith(("CLAUDE_", "AGENT_HOOKS_")) or k == NO_DAEMON
     }
     environ.update(HOME=str(tmp), XDG_STATE_HOME=str(tmp / "state"), **env)
+    data = json.dumps({"session_id": "s", "cwd": str(project), **payload}).encode()
+    if not env:
+        done = cli_in_process(["run", "--config", str(cfg)], env=environ, cwd=tmp, input=data)
+        return subprocess.CompletedProcess(
+            done.args, done.returncode, done.stdout.encode(), done.stderr.encode()
+        )
     return subprocess.run(
         [PY, "-m", "agent_hooks", "run", "--config", str(cfg)],
-        input=json.dumps({"session_id": "s", "cwd": str(project), **payload}).encode(),
+        input=data,
         capture_output=True,
         env=environ,
         cwd=tmp,

@@ -10,9 +10,8 @@ repository (``../shared/reference/docs``), a test checks the copy is still exact
 from __future__ import annotations
 
 import json
+import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +40,8 @@ from agent_hooks import (
 from agent_hooks._events._capabilities import CAPABILITIES
 from agent_hooks._wire._fields import field_codecs
 from tests.cli.test_cli_run import Workspace, answer, cmd
+from tests.cli_inprocess import cli_in_process
+from tests.dialect_helpers import InProcessWorkspace
 
 REFERENCE = (
     Path(__file__).resolve().parents[3]
@@ -440,7 +441,9 @@ async def test_message_display_handlers_chain_and_an_unchanged_answer_keeps_a_re
 
 @pytest.fixture
 def ws(tmp_path: Path) -> Workspace:
-    return Workspace(tmp_path)
+    """``run`` in this process: the payload a hook gets and the answer are the point
+    (``run`` as a process is tests/cli/test_cli_run.py's)."""
+    return InProcessWorkspace(tmp_path)
 
 
 def _capture(ws: Workspace, name: str, then: str = "exit 0") -> tuple[str, Path]:
@@ -568,13 +571,10 @@ def test_check_accepts_a_settings_file_naming_the_new_events(ws: Workspace) -> N
         {name: [{"hooks": [cmd("true")]}] for name in PAYLOADS},
         name="settings.json",
     )
-    proc = subprocess.run(
-        [sys.executable, "-m", "agent_hooks", "check", "--config", str(config)],
-        capture_output=True,
-        text=True,
+    proc = cli_in_process(
+        ["check", "--config", str(config)],
+        env=dict(os.environ),
         cwd=ws.project,  # the file is outside the project: no trust needed
-        timeout=60,
-        check=False,
     )
     out = proc.stdout + proc.stderr
     assert proc.returncode == 0, out

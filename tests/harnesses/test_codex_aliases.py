@@ -7,8 +7,6 @@ from __future__ import annotations
 import json
 import os
 import shlex
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -24,12 +22,12 @@ from agent_hooks import (
 )
 from agent_hooks._config._load import load
 from agent_hooks._wire._dialects import CLAUDE, CODEX, DOCKER, TOOL_MATCHER_ALIASES
+from tests.cli_inprocess import cli_in_process
 
 NO_DAEMON = "AGENT_HOOKS_NO_DAEMON"  # (kept: tests/conftest.py keeps run in-process)
 
 pytestmark = pytest.mark.anyio
 
-PY = sys.executable
 PATCH = "*** Begin Patch\n*** Update File: src/app.py\n@@\n-old\n+new\n*** End Patch\n"
 
 
@@ -148,7 +146,8 @@ async def test_a_codex_hooks_file_guards_apply_patch(tmp_path: Path) -> None:
 
 
 def test_agent_hooks_run_one_claude_style_file_for_both_harnesses(tmp_path: Path) -> None:
-    """The same ``--config`` file, called by Claude Code (Edit) and by Codex (apply_patch)."""
+    """The same ``--config`` file, called by Claude Code (Edit) and by Codex (apply_patch)
+    (``run`` in this process: the answer is the point)."""
     project, conf = tmp_path / "project", tmp_path / "conf"
     project.mkdir()
     conf.mkdir()
@@ -184,14 +183,8 @@ def test_agent_hooks_run_one_claude_style_file_for_both_harnesses(tmp_path: Path
         },
     }
     for who, payload in payloads.items():
-        proc = subprocess.run(
-            [PY, "-m", "agent_hooks", "run", "--config", str(cfg)],
-            input=json.dumps(payload).encode(),
-            capture_output=True,
-            env=env,
-            cwd=tmp_path,
-            timeout=60,
-            check=False,
+        proc = cli_in_process(
+            ["run", "--config", str(cfg)], env=env, cwd=tmp_path, input=json.dumps(payload)
         )
         assert proc.returncode == 0, (who, proc.stderr)
         out = json.loads(proc.stdout)["hookSpecificOutput"]

@@ -166,8 +166,10 @@ async def test_one_hanging_callback_of_a_parallel_group_times_out_alone(
         for i, name in enumerate(names)
     ]
     async with registry(*hooks).session(session_id="s", cwd="/tmp") as session:
+        before = time.perf_counter()
         with anyio.fail_after(LIMIT):
             decision = await session.dispatch(bash())
+        elapsed = time.perf_counter() - before
         assert [r.handler.name for r in decision.results] == names  # configuration order
         assert [r.outcome for r in decision.results] == [
             Outcome.TIMEOUT if i == hanging else Outcome.OK for i in range(3)
@@ -175,7 +177,10 @@ async def test_one_hanging_callback_of_a_parallel_group_times_out_alone(
         answered = [n for i, n in enumerate(names) if i != hanging]
         assert decision.output.additional_context == "\n".join(answered)
         assert decision.blocked  # the timed-out Python callback fails closed
-        assert decision.results[hanging].duration >= SHORT * 0.9
+        # The timeout was waited for; the handler's duration is counted from its own start,
+        # which comes after the group's deadline was set (by how much depends on the load).
+        assert elapsed >= SHORT
+        assert 0 < decision.results[hanging].duration <= elapsed
         await assert_caller_not_cancelled(anyio_backend, session)
 
 

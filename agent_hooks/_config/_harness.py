@@ -16,6 +16,7 @@ used: ``agent-hooks run`` with one file imports only that file's loader.
 
 from __future__ import annotations
 
+import heapq
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -1125,6 +1126,32 @@ _PLACES: tuple[tuple[tuple[str, ...], str], ...] = tuple(
         key=lambda row: -len(row[0]),
     )
 )
+Place = tuple[int, tuple[str, ...], str]
+"""A place pattern: its rank (longest first), its names, its format."""
+
+
+def _by_last_name(places: Sequence[tuple[tuple[str, ...], str]]) -> dict[str, list[Place]]:
+    found: dict[str, list[Place]] = {}
+    for rank, (want, fmt) in enumerate(places):
+        found.setdefault(want[-1], []).append((rank, want, fmt))
+    return found
+
+
+def _globbed(name: str) -> bool:
+    return any(c in name for c in "*?[")
+
+
+_WHOLE_PLACES = _by_last_name(
+    [(w, f) for w, f in _PLACES if len(w) > 1 and not any("*" in n for n in w)]
+)
+"""The places of several names without a glob (``.vibe/hooks.toml``), which outrank a
+suffix, by their last name."""
+_EXACT_LAST = _by_last_name([(w, f) for w, f in _PLACES if not _globbed(w[-1])])
+"""The places whose last name is not a pattern, by that name (ranks kept)."""
+_GLOB_LAST: tuple[Place, ...] = tuple(
+    (rank, w, f) for rank, (w, f) in enumerate(_PLACES) if _globbed(w[-1])
+)
+"""The places whose last name is a pattern, by rank."""
 
 
 def format_of_path(parts: Sequence[str]) -> str | None:
@@ -1132,18 +1159,20 @@ def format_of_path(parts: Sequence[str]) -> str | None:
     file's): a name ending in one of a format's ``suffixes`` (any case, after at least one
     other character), else the format of the place pattern with the most names that the
     path ends with (:attr:`FileFormat.places`); ``None``: no row claims it. A place of
-    several names without a glob (``.vibe/hooks.toml``) is checked before the suffixes."""
+    several names without a glob (``.vibe/hooks.toml``) is checked before the suffixes.
+    (The places are indexed by their last name once, at import: a call looks at the few
+    that can match.)"""
     from fnmatch import fnmatchcase
 
     name = parts[-1] if parts else ""
-    for want, fmt in _PLACES:
-        if len(want) > 1 and not any("*" in w for w in want) and tuple(parts[-len(want) :]) == want:
+    for _, want, fmt in _WHOLE_PLACES.get(name, ()):
+        if tuple(parts[-len(want) :]) == want:
             return fmt  # (a whole place, such as .vibe/hooks.toml, outranks a suffix)
     low = name.lower()
     for suffix, fmt in _SUFFIXES:
         if low.endswith(suffix) and len(name) > len(suffix):
             return fmt
-    for want, fmt in _PLACES:
+    for _, want, fmt in heapq.merge(_EXACT_LAST.get(name, ()), _GLOB_LAST):
         tail = parts[-len(want) :]
         if len(tail) == len(want) and all(map(fnmatchcase, tail, want)):
             return fmt

@@ -107,6 +107,14 @@ def _fold(name: str) -> str:
 _BY_FOLDED: dict[str, HookEvent] = {_fold(e.value): e for e in HookEvent}
 
 
+def event_named(name: object) -> HookEvent | None:
+    """The :class:`HookEvent` any spelling of ``name`` stands for (as :func:`parse_event`
+    reads it), else ``None``, with no suggestions worked out."""
+    if isinstance(name, HookEvent):
+        return name
+    return _BY_FOLDED.get(_fold(name)) if isinstance(name, str) else None
+
+
 def parse_event(name: str | HookEvent) -> HookEvent:
     """Return the :class:`HookEvent` for any spelling of an event name.
 
@@ -117,13 +125,11 @@ def parse_event(name: str | HookEvent) -> HookEvent:
         UnknownEventError: the name matches no event; the message lists the
             closest known names.
     """
-    if isinstance(name, HookEvent):
-        return name
-    if not isinstance(name, str):
-        raise UnknownEventError(name)
-    found = _BY_FOLDED.get(_fold(name))
+    found = event_named(name)
     if found is not None:
         return found
+    if not isinstance(name, str):
+        raise UnknownEventError(name)
     import difflib  # only for the error message
 
     candidates = [e.value for e in HookEvent] + list(_SNAKE.values())

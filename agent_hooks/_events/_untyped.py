@@ -18,7 +18,7 @@ import attrs
 
 from .._base._errors import UnknownEventError
 from ._model import HookInput, HookOutput, Merge, meta
-from ._names import HookEvent, parse_event, snake_name
+from ._names import HookEvent, event_named, parse_event, snake_name
 
 __all__ = [
     "MISSPELLING_CUTOFF",
@@ -120,15 +120,14 @@ def resolve_event(name: str | HookEvent | UntypedEvent) -> HookEvent | UntypedEv
     """
     if isinstance(name, (HookEvent, UntypedEvent)):
         return name
-    try:
-        return parse_event(name)
-    except UnknownEventError as exc:
-        if not isinstance(name, str) or _NAME.fullmatch(name) is None:
-            raise
-        close = misspelling_of(name)
-        if close:
-            raise UnknownEventError(name, close) from None
-        del exc
+    found = event_named(name)
+    if found is not None:
+        return found
+    if not isinstance(name, str) or _NAME.fullmatch(name) is None:
+        return parse_event(name)  # (raises, with the closest known names)
+    close = misspelling_of(name)
+    if close:
+        raise UnknownEventError(name, close)
     return UntypedEvent(name)
 
 

@@ -1,6 +1,7 @@
 """The PydanticAI adapter: a real ``Agent``, offline, with a ``FunctionModel`` that calls
-a ``shell`` tool with ``rm -rf`` (tests/adapters/offline_pydantic_ai.py). Every
-pytest-xdist worker collects this module: PydanticAI is imported by the tests, not here."""
+a ``shell`` tool with ``rm -rf``. The agent's glue is in
+tests/adapters/offline_pydantic_ai.py: every pytest-xdist worker collects this module, so
+PydanticAI is imported by the tests that run, not at collection."""
 
 from __future__ import annotations
 

@@ -1,10 +1,12 @@
 """Helpers shared by the framework adapter tests (tests/adapters/test_adapter_*.py): a Claude-style
 project with a shell guard in ``.claude/settings.json``; typed Python hooks, among them a
 guard that crashes, one that ends the run, and SessionStart and SessionEnd hooks that
-record that they ran; and a check of what each framework example prints."""
+record that they ran; a check of what each framework example prints; and the skip of a
+test module whose framework is not installed."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import re
@@ -12,6 +14,8 @@ import subprocess
 import sys
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from agent_hooks import (
     HookMatcher,
@@ -27,6 +31,20 @@ from agent_hooks import (
     TrustPolicy,
     load,
 )
+
+
+def skip_unless_installed(module: str) -> None:
+    """Skip the calling test module, at collection, when ``module`` is not installed;
+    unlike ``pytest.importorskip`` it does not import it (a dotted name imports only its
+    parent packages): every pytest-xdist worker collects every module, and a framework
+    costs seconds to import, so each is imported by the tests that use it."""
+    try:
+        found = importlib.util.find_spec(module) is not None
+    except ModuleNotFoundError:  # (a parent package is missing)
+        found = False
+    if not found:
+        pytest.skip(f"could not import {module!r}: not installed", allow_module_level=True)
+
 
 GUARD = """#!/bin/sh
 # A Claude Code PreToolUse hook, as users have them: exit 2 blocks, stderr is the reason.

@@ -1,28 +1,15 @@
-"""The Microsoft Agent Framework adapter: a real ``Agent``, offline, with a scripted
-chat client (the framework's ``BaseChatClient`` with its function-invocation layer)
-that calls a ``shell`` tool with ``rm -rf``."""
+"""The Microsoft Agent Framework adapter: a real ``Agent``, offline, with a scripted chat
+client (the framework's ``BaseChatClient`` with its function-invocation layer) that
+calls a ``shell`` tool with ``rm -rf``. The agent's glue is in
+tests/adapters/offline_agent_framework.py: every pytest-xdist worker collects this
+module, so Agent Framework is imported by the tests that run, not at collection."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-pytest.importorskip("agent_framework")
-
-from agent_framework import (
-    Agent,
-    BaseChatClient,
-    ChatMiddlewareLayer,
-    ChatResponse,
-    Content,
-    FunctionInvocationLayer,
-    Message,
-    tool,
-)
-
-from agent_hooks.agent_framework import AgentFrameworkHooks, AgentStopped
 from tests.framework_helpers import (
     broken,
     check_example,
@@ -34,7 +21,10 @@ from tests.framework_helpers import (
     no_rm_rf,
     registry,
     session_hooks,
+    skip_unless_installed,
 )
+
+skip_unless_installed("agent_framework")
 
 pytestmark = pytest.mark.anyio
 
@@ -44,48 +34,11 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
-class ScriptedClient(FunctionInvocationLayer[Any], ChatMiddlewareLayer[Any], BaseChatClient[Any]):
-    """First a ``shell`` call with ``rm -rf`` (unless ``call=False``), then the finals;
-    ``requests`` holds each request's messages."""
-
-    def __init__(self, *finals: str, call: bool = True) -> None:
-        super().__init__()
-        self.finals = list(finals)
-        self.call = call
-        self.requests: list[list[Message]] = []
-
-    async def _inner_get_response(self, *, messages: Any, stream: bool, options: Any, **kwargs: Any) -> Any:
-        self.requests.append(list(messages))
-        if self.call:
-            self.call = False
-            call = Content.from_function_call("call_1", "shell", arguments={"command": "rm -rf build"})
-            return ChatResponse(messages=[Message(role="assistant", contents=[call])])
-        return ChatResponse(messages=[Message(role="assistant", contents=[self.finals.pop(0)])])
-
-    def tool_results(self) -> list[Any]:
-        return [c.result for m in self.requests[-1] for c in m.contents if c.type == "function_result"]
-
-    def texts(self, request: int) -> list[str]:
-        return [m.text for m in self.requests[request] if m.role == "user"]
-
-
-async def run(hooks: AgentFrameworkHooks, client: ScriptedClient, prompt: str = "clean up") -> Any:
-    ran: list[str] = []
-
-    @tool(approval_mode="never_require")
-    def shell(command: str) -> str:
-        """Run a shell command."""
-        ran.append(command)
-        return f"ran {command}"
-
-    agent = Agent(client=client, tools=[shell], middleware=hooks.middleware)
-    async with hooks.run():
-        response = await agent.run(prompt)
-    return response, ran
-
-
 @pytest.mark.parametrize("guard", ["claude_file", "python_callback"])
 async def test_a_guard_stops_rm_rf(tmp_path: Path, guard: str) -> None:
+    from agent_hooks.agent_framework import AgentFrameworkHooks
+    from tests.adapters.offline_agent_framework import ScriptedClient, run
+
     reg = claude_project(tmp_path) if guard == "claude_file" else registry("PreToolUse", no_rm_rf)
     client = ScriptedClient("ok, I will not")
     _, ran = await run(AgentFrameworkHooks(reg, cwd=str(tmp_path)), client)
@@ -96,12 +49,18 @@ async def test_a_guard_stops_rm_rf(tmp_path: Path, guard: str) -> None:
 
 
 async def test_a_failing_guard_under_fail_closed_stops_the_tool() -> None:
+    from agent_hooks.agent_framework import AgentFrameworkHooks
+    from tests.adapters.offline_agent_framework import ScriptedClient, run
+
     hooks = AgentFrameworkHooks(registry("PreToolUse", broken, fail_closed=True))
     _, ran = await run(hooks, ScriptedClient("done"))
     assert ran == []
 
 
 async def test_a_rewrite_changes_the_call() -> None:
+    from agent_hooks.agent_framework import AgentFrameworkHooks
+    from tests.adapters.offline_agent_framework import ScriptedClient, run
+
     client = ScriptedClient("done")
     _, ran = await run(AgentFrameworkHooks(registry("PreToolUse", make_safe)), client)
     assert ran == ["ls build"]
@@ -109,6 +68,9 @@ async def test_a_rewrite_changes_the_call() -> None:
 
 
 async def test_post_tool_use_context_reaches_the_next_model_request() -> None:
+    from agent_hooks.agent_framework import AgentFrameworkHooks
+    from tests.adapters.offline_agent_framework import ScriptedClient, run
+
     client = ScriptedClient("done")
     _, ran = await run(AgentFrameworkHooks(registry("PostToolUse", formatter_ran)), client)
     assert ran == ["rm -rf build"]
@@ -116,6 +78,9 @@ async def test_post_tool_use_context_reaches_the_next_model_request() -> None:
 
 
 async def test_a_stop_block_makes_the_agent_continue_once() -> None:
+    from agent_hooks.agent_framework import AgentFrameworkHooks
+    from tests.adapters.offline_agent_framework import ScriptedClient, run
+
     client = ScriptedClient("all done", "tests pass", call=False)
     response, _ = await run(AgentFrameworkHooks(registry("Stop", demand_tests, matcher=None)), client)
     assert len(client.requests) == 2
@@ -124,6 +89,9 @@ async def test_a_stop_block_makes_the_agent_continue_once() -> None:
 
 
 async def test_session_start_and_prompt_context_reach_the_first_request() -> None:
+    from agent_hooks.agent_framework import AgentFrameworkHooks
+    from tests.adapters.offline_agent_framework import ScriptedClient, run
+
     seen: list[str] = []
     client = ScriptedClient("hi", call=False)
     await run(AgentFrameworkHooks(session_hooks(seen)), client, prompt="hello")
@@ -132,6 +100,9 @@ async def test_session_start_and_prompt_context_reach_the_first_request() -> Non
 
 
 async def test_continue_false_ends_the_run() -> None:
+    from agent_hooks.agent_framework import AgentFrameworkHooks, AgentStopped
+    from tests.adapters.offline_agent_framework import ScriptedClient, run
+
     client = ScriptedClient("done")
     with pytest.raises(AgentStopped, match="maintenance window"):
         await run(AgentFrameworkHooks(registry("PreToolUse", halt)), client)

@@ -1,11 +1,12 @@
-"""The CrewAI adapter: a real ``Crew``, offline, with a scripted ``BaseLLM`` whose
-native tool calls go through CrewAI's own agent loop and hooks (CrewAI ships no fake
-model). CrewAI cannot be installed beside the OpenAI Agents SDK: .ci/run runs this
-file in a virtualenv of its own, and the main one skips it."""
+"""The CrewAI adapter: a real ``Crew``, offline, with a scripted ``BaseLLM`` whose native
+tool calls go through CrewAI's own agent loop and hooks (CrewAI ships no fake model).
+CrewAI cannot be installed beside the OpenAI Agents SDK: .ci/run runs this file in a
+virtualenv of its own, and the main one skips it. The agent's glue is in
+tests/adapters/offline_crewai.py: every pytest-xdist worker collects this module, so
+CrewAI is imported by the tests that run, not at collection."""
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from typing import Any
@@ -17,14 +18,6 @@ os.environ.setdefault("CREWAI_DISABLE_TELEMETRY", "true")
 os.environ.setdefault("CREWAI_TRACING_ENABLED", "false")
 os.environ.setdefault("CREWAI_DISABLE_VERSION_CHECK", "true")
 
-pytest.importorskip("crewai")
-
-from crewai import Agent, Crew, Task
-from crewai.hooks import InterceptionPoint, get_hooks
-from crewai.llms.base_llm import BaseLLM
-from crewai.tools import tool
-from pydantic import Field
-
 from agent_hooks import (
     HookRegistry,
     PostToolUseFailureInput,
@@ -33,7 +26,6 @@ from agent_hooks import (
     UserPromptSubmitInput,
     UserPromptSubmitOutput,
 )
-from agent_hooks.crewai import AgentStopped, CrewAIHooks, PromptBlocked
 from tests.framework_helpers import (
     broken,
     check_example,
@@ -45,7 +37,10 @@ from tests.framework_helpers import (
     no_rm_rf,
     registry,
     session_hooks,
+    skip_unless_installed,
 )
+
+skip_unless_installed("crewai")
 
 pytestmark = [
     # CrewAI 1.15 reads its own deprecated fields while it builds and runs a crew
@@ -53,85 +48,11 @@ pytestmark = [
 ]
 
 
-class ScriptedLLM(BaseLLM):
-    """Native tool calling: first each batch of ``calls`` (one request each: a string
-    is a ``shell`` call with that command, a dict the ``function`` as it is), then the
-    ``finals``; ``requests`` holds each request's messages."""
-
-    calls: list[list[str | dict[str, Any]]] = Field(default_factory=lambda: [["rm -rf build"]])
-    finals: list[str] = Field(default_factory=list)
-    requests: list[list[dict[str, Any]]] = Field(default_factory=list)
-
-    def supports_function_calling(self) -> bool:
-        return True
-
-    def get_input_tokens_count(self, *args: Any, **kwargs: Any) -> int:
-        return 1  # (CrewAI's fallback estimate logs a warning for unknown models)
-
-    def call(self, messages: Any, *args: Any, **kwargs: Any) -> Any:
-        self.requests.append([dict(m) for m in messages])
-        if self.calls:
-            batch = self.calls.pop(0)
-            shell = {"name": "shell", "arguments": ""}
-            return [
-                {
-                    "id": f"call_{len(self.requests)}_{i}",
-                    "type": "function",
-                    "function": (
-                        {**shell, "arguments": json.dumps({"command": c})}
-                        if isinstance(c, str)
-                        else c
-                    ),
-                }
-                for i, c in enumerate(batch)
-            ]
-        return self.finals.pop(0)
-
-    def tool_results(self) -> list[Any]:
-        return [m["content"] for m in self.requests[-1] if m["role"] == "tool"]
-
-    def texts(self, request: int) -> list[Any]:
-        return [m["content"] for m in self.requests[request] if m["role"] == "user"]
-
-
-def scripted(*finals: str, calls: list[list[str | dict[str, Any]]] | None = None) -> ScriptedLLM:
-    return ScriptedLLM(
-        model="scripted", finals=list(finals), calls=[["rm -rf build"]] if calls is None else calls
-    )
-
-
-def crew(
-    llm: ScriptedLLM, ran: list[str], hooks: CrewAIHooks | None, prompt: str = "clean up"
-) -> Crew:
-    """A crew of one agent with a ``shell`` tool that records what it ran; its task
-    has the hooks' guardrail (Stop) when ``hooks`` is given."""
-
-    @tool("shell")
-    def shell(command: str) -> str:
-        """Run a shell command."""
-        ran.append(command)
-        if command == "explode":
-            raise RuntimeError("disk on fire")
-        return f"ran {command}"
-
-    agent = Agent(
-        role="dev", goal="keep the build clean", backstory="careful", llm=llm, tools=[shell]
-    )
-    guardrail = {"guardrail": hooks.guardrail} if hooks is not None else {}
-    task = Task(description=prompt, expected_output="a summary", agent=agent, **guardrail)
-    return Crew(agents=[agent], tasks=[task])
-
-
-def run(hooks: CrewAIHooks, llm: ScriptedLLM, prompt: str = "clean up") -> tuple[Any, list[str]]:
-    ran: list[str] = []
-    the_crew = crew(llm, ran, hooks, prompt)
-    with hooks.run():
-        output = the_crew.kickoff()
-    return output, ran
-
-
 @pytest.mark.parametrize("guard", ["claude_file", "python_callback"])
 def test_a_guard_stops_rm_rf(tmp_path: Path, guard: str) -> None:
+    from agent_hooks.crewai import CrewAIHooks
+    from tests.adapters.offline_crewai import run, scripted
+
     reg = claude_project(tmp_path) if guard == "claude_file" else registry("PreToolUse", no_rm_rf)
     llm = scripted("ok, I will not")
     output, ran = run(CrewAIHooks(reg, cwd=str(tmp_path)), llm)
@@ -143,12 +64,18 @@ def test_a_guard_stops_rm_rf(tmp_path: Path, guard: str) -> None:
 
 
 def test_a_failing_guard_under_fail_closed_stops_the_tool() -> None:
+    from agent_hooks.crewai import CrewAIHooks
+    from tests.adapters.offline_crewai import run, scripted
+
     llm = scripted("done")
     _, ran = run(CrewAIHooks(registry("PreToolUse", broken, fail_closed=True)), llm)
     assert ran == []
 
 
 def test_a_rewrite_runs_the_new_input() -> None:
+    from agent_hooks.crewai import CrewAIHooks
+    from tests.adapters.offline_crewai import run, scripted
+
     llm = scripted("done")
     _, ran = run(CrewAIHooks(registry("PreToolUse", make_safe)), llm)
     assert ran == ["ls build"]
@@ -156,6 +83,9 @@ def test_a_rewrite_runs_the_new_input() -> None:
 
 
 def test_post_tool_use_context_reaches_the_next_model_request() -> None:
+    from agent_hooks.crewai import CrewAIHooks
+    from tests.adapters.offline_crewai import run, scripted
+
     llm = scripted("done")
     _, ran = run(CrewAIHooks(registry("PostToolUse", formatter_ran)), llm)
     assert ran == ["rm -rf build"]
@@ -166,6 +96,9 @@ def test_parallel_calls_are_each_hooked() -> None:
     """Three calls in one model response (CrewAI runs them at once on worker
     threads, each in a copy of the context): each ``POST_TOOL_CALL`` finishes its own
     call."""
+    from agent_hooks.crewai import CrewAIHooks
+    from tests.adapters.offline_crewai import run, scripted
+
     llm = scripted("done", calls=[["rm -rf build", "ls", "rm -rf dist"]])
     _, ran = run(CrewAIHooks(registry("PreToolUse", no_rm_rf)), llm)
     assert ran == ["ls"]
@@ -175,6 +108,12 @@ def test_parallel_calls_are_each_hooked() -> None:
 
 
 def test_an_agent_kicked_off_without_a_crew_is_hooked_too() -> None:
+    from crewai import Agent
+    from crewai.tools import tool
+
+    from agent_hooks.crewai import CrewAIHooks
+    from tests.adapters.offline_crewai import scripted
+
     ran: list[str] = []
 
     @tool("shell")
@@ -193,20 +132,6 @@ def test_an_agent_kicked_off_without_a_crew_is_hooked_too() -> None:
     assert llm.tool_results() == ["no rm -rf (python guard)"]
 
 
-class ReActLLM(BaseLLM):
-    """No native tool calling: CrewAI's text-based (ReAct) loop parses the replies."""
-
-    replies: list[str] = Field(default_factory=list)
-    requests: list[list[dict[str, Any]]] = Field(default_factory=list)
-
-    def get_input_tokens_count(self, *args: Any, **kwargs: Any) -> int:
-        return 1
-
-    def call(self, messages: Any, *args: Any, **kwargs: Any) -> Any:
-        self.requests.append([dict(m) for m in messages])
-        return self.replies.pop(0)
-
-
 @pytest.mark.parametrize(
     ("hook", "event", "ran_commands", "observation"),
     [
@@ -223,6 +148,9 @@ class ReActLLM(BaseLLM):
 def test_the_text_based_tool_loop_is_hooked_too(
     hook: Any, event: str, ran_commands: list[str], observation: str
 ) -> None:
+    from agent_hooks.crewai import CrewAIHooks
+    from tests.adapters.offline_crewai import ReActLLM, crew
+
     action = 'Thought: clean\nAction: shell\nAction Input: {"command": "rm -rf build"}'
     final = "Thought: I now know the final answer\nFinal Answer: done"
     llm = ReActLLM(model="scripted", replies=[action, final])
@@ -235,6 +163,12 @@ def test_the_text_based_tool_loop_is_hooked_too(
 
 
 def test_a_call_without_arguments_cannot_be_rewritten_and_is_refused() -> None:
+    from crewai import Agent, Crew, Task
+    from crewai.tools import tool
+
+    from agent_hooks.crewai import CrewAIHooks
+    from tests.adapters.offline_crewai import scripted
+
     async def add_argument(input: PreToolUseInput) -> PreToolUseOutput:
         return PreToolUseOutput(updated_input={"verbose": True})
 
@@ -261,6 +195,9 @@ def test_a_call_without_arguments_cannot_be_rewritten_and_is_refused() -> None:
 async def test_akickoff_in_an_async_program_is_hooked(anyio_backend: str) -> None:
     """The hooks block the calling loop's thread while the session's own loop, in the
     portal, answers them: no deadlock."""
+    from agent_hooks.crewai import CrewAIHooks
+    from tests.adapters.offline_crewai import crew, scripted
+
     ran: list[str] = []
     llm = scripted("done")
     hooks = CrewAIHooks(registry("PreToolUse", no_rm_rf))
@@ -273,6 +210,9 @@ async def test_akickoff_in_an_async_program_is_hooked(anyio_backend: str) -> Non
 
 
 def test_a_tool_error_goes_to_post_tool_use_failure() -> None:
+    from agent_hooks.crewai import CrewAIHooks
+    from tests.adapters.offline_crewai import run, scripted
+
     failures: list[str] = []
 
     async def record(input: PostToolUseFailureInput) -> None:
@@ -285,6 +225,9 @@ def test_a_tool_error_goes_to_post_tool_use_failure() -> None:
 
 
 def test_a_stop_block_makes_the_agent_continue_once() -> None:
+    from agent_hooks.crewai import CrewAIHooks
+    from tests.adapters.offline_crewai import run, scripted
+
     llm = scripted("all done", "tests pass", calls=[])
     output, _ = run(CrewAIHooks(registry("Stop", demand_tests, matcher=None)), llm)
     assert len(llm.requests) == 2
@@ -295,6 +238,9 @@ def test_a_stop_block_makes_the_agent_continue_once() -> None:
 
 
 def test_session_start_context_reaches_the_first_request() -> None:
+    from agent_hooks.crewai import CrewAIHooks
+    from tests.adapters.offline_crewai import run, scripted
+
     seen: list[str] = []
     llm = scripted("hi", calls=[])
     run(CrewAIHooks(session_hooks(seen)), llm, prompt="say hello")
@@ -304,6 +250,9 @@ def test_session_start_context_reaches_the_first_request() -> None:
 
 
 def test_the_task_is_the_prompt_and_its_context_reaches_the_first_request() -> None:
+    from agent_hooks.crewai import CrewAIHooks
+    from tests.adapters.offline_crewai import run, scripted
+
     prompts: list[str] = []
 
     async def note(input: UserPromptSubmitInput) -> UserPromptSubmitOutput:
@@ -318,6 +267,9 @@ def test_the_task_is_the_prompt_and_its_context_reaches_the_first_request() -> N
 
 
 def test_continue_false_ends_the_run() -> None:
+    from agent_hooks.crewai import AgentStopped, CrewAIHooks
+    from tests.adapters.offline_crewai import run, scripted
+
     llm = scripted("done")
     with pytest.raises(AgentStopped, match="maintenance window"):
         run(CrewAIHooks(registry("PreToolUse", halt)), llm)
@@ -325,6 +277,9 @@ def test_continue_false_ends_the_run() -> None:
 
 
 def test_a_blocked_prompt_never_reaches_the_model() -> None:
+    from agent_hooks.crewai import CrewAIHooks, PromptBlocked
+    from tests.adapters.offline_crewai import run, scripted
+
     async def no_secrets(input: UserPromptSubmitInput) -> UserPromptSubmitOutput | None:
         return UserPromptSubmitOutput(decision="block", reason="no secrets in prompts")
 
@@ -335,6 +290,11 @@ def test_a_blocked_prompt_never_reaches_the_model() -> None:
 
 
 def test_the_hooks_are_registered_only_while_the_run_is_open() -> None:
+    from crewai.hooks import InterceptionPoint, get_hooks
+
+    from agent_hooks.crewai import CrewAIHooks
+    from tests.adapters.offline_crewai import crew, run, scripted
+
     before = {point: get_hooks(point) for point in InterceptionPoint}
     hooks = CrewAIHooks(registry("PreToolUse", no_rm_rf))
     _, ran = run(hooks, scripted("done"))
@@ -349,6 +309,8 @@ def test_the_hooks_are_registered_only_while_the_run_is_open() -> None:
 
 
 def test_one_run_at_a_time_and_no_guardrail_outside_a_run() -> None:
+    from agent_hooks.crewai import CrewAIHooks
+
     first, second = CrewAIHooks(HookRegistry()), CrewAIHooks(HookRegistry())
     with first.run(), pytest.raises(RuntimeError, match="already open"), second.run():
         pass
@@ -357,6 +319,8 @@ def test_one_run_at_a_time_and_no_guardrail_outside_a_run() -> None:
 
 
 def test_a_run_closes_cleanly_when_the_crew_fails() -> None:
+    from agent_hooks.crewai import CrewAIHooks
+
     seen: list[str] = []
     hooks = CrewAIHooks(session_hooks(seen))
     with pytest.raises(ValueError, match="boom"), hooks.run():

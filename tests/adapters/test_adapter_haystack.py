@@ -1,21 +1,14 @@
 """The Haystack adapter: a real ``Agent`` (Haystack 3.x), offline, with Haystack's
-``MockChatGenerator`` calling a ``shell`` tool with ``rm -rf``."""
+``MockChatGenerator`` calling a ``shell`` tool with ``rm -rf``. The agent's glue is in
+tests/adapters/offline_haystack.py: every pytest-xdist worker collects this module, so
+Haystack is imported by the tests that run, not at collection."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-pytest.importorskip("haystack")
-
-from haystack.components.agents import Agent
-from haystack.components.generators.chat import MockChatGenerator
-from haystack.dataclasses import ChatMessage, ChatRole, ToolCall
-from haystack.tools import Tool
-
-from agent_hooks.haystack import AgentStopped, HaystackHooks
 from tests.framework_helpers import (
     broken,
     check_example,
@@ -27,7 +20,10 @@ from tests.framework_helpers import (
     no_rm_rf,
     registry,
     session_hooks,
+    skip_unless_installed,
 )
+
+skip_unless_installed("haystack")
 
 pytestmark = pytest.mark.anyio
 
@@ -37,57 +33,11 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
-class Script:
-    """The model: first a ``shell`` call with ``rm -rf`` (unless ``call=False``), then
-    the finals; ``requests`` holds each request's messages."""
-
-    def __init__(self, *finals: str, call: bool = True) -> None:
-        self.finals = list(finals)
-        self.call = call
-        self.requests: list[list[ChatMessage]] = []
-
-    def __call__(self, messages: list[ChatMessage]) -> ChatMessage | str:
-        self.requests.append(list(messages))
-        if self.call:
-            self.call = False
-            call = ToolCall(tool_name="shell", arguments={"command": "rm -rf build"}, id="call_1")
-            return ChatMessage.from_assistant(tool_calls=[call])
-        return self.finals.pop(0)
-
-    def tool_results(self) -> list[tuple[Any, bool]]:
-        return [
-            (m.tool_call_result.result, m.tool_call_result.error)
-            for m in self.requests[-1]
-            if m.tool_call_result is not None
-        ]
-
-    def texts(self, request: int) -> list[str | None]:
-        return [m.text for m in self.requests[request] if m.is_from(ChatRole.USER)]
-
-
-async def run(hooks: HaystackHooks, script: Script, prompt: str = "clean up") -> Any:
-    ran: list[str] = []
-
-    def shell(command: str) -> str:
-        ran.append(command)
-        return f"ran {command}"
-
-    tool = Tool(
-        name="shell",
-        description="Run a shell command.",
-        parameters={"type": "object", "properties": {"command": {"type": "string"}}},
-        function=shell,
-    )
-    agent = Agent(
-        chat_generator=MockChatGenerator(response_fn=script), tools=[tool], hooks=hooks.hooks
-    )
-    async with hooks.run():
-        result = await agent.run_async(messages=[ChatMessage.from_user(prompt)])
-    return result, ran
-
-
 @pytest.mark.parametrize("guard", ["claude_file", "python_callback"])
 async def test_a_guard_stops_rm_rf(tmp_path: Path, guard: str) -> None:
+    from agent_hooks.haystack import HaystackHooks
+    from tests.adapters.offline_haystack import Script, run
+
     reg = claude_project(tmp_path) if guard == "claude_file" else registry("PreToolUse", no_rm_rf)
     script = Script("ok, I will not")
     _, ran = await run(HaystackHooks(reg, cwd=str(tmp_path)), script)
@@ -99,12 +49,18 @@ async def test_a_guard_stops_rm_rf(tmp_path: Path, guard: str) -> None:
 
 
 async def test_a_failing_guard_under_fail_closed_stops_the_tool() -> None:
+    from agent_hooks.haystack import HaystackHooks
+    from tests.adapters.offline_haystack import Script, run
+
     hooks = HaystackHooks(registry("PreToolUse", broken, fail_closed=True))
     _, ran = await run(hooks, Script("done"))
     assert ran == []
 
 
 async def test_a_rewrite_changes_the_call() -> None:
+    from agent_hooks.haystack import HaystackHooks
+    from tests.adapters.offline_haystack import Script, run
+
     script = Script("done")
     _, ran = await run(HaystackHooks(registry("PreToolUse", make_safe)), script)
     assert ran == ["ls build"]
@@ -112,6 +68,9 @@ async def test_a_rewrite_changes_the_call() -> None:
 
 
 async def test_post_tool_use_context_reaches_the_next_model_request() -> None:
+    from agent_hooks.haystack import HaystackHooks
+    from tests.adapters.offline_haystack import Script, run
+
     script = Script("done")
     _, ran = await run(HaystackHooks(registry("PostToolUse", formatter_ran)), script)
     assert ran == ["rm -rf build"]
@@ -119,6 +78,9 @@ async def test_post_tool_use_context_reaches_the_next_model_request() -> None:
 
 
 async def test_a_stop_block_makes_the_agent_continue_once() -> None:
+    from agent_hooks.haystack import HaystackHooks
+    from tests.adapters.offline_haystack import Script, run
+
     script = Script("all done", "tests pass", call=False)
     result, _ = await run(HaystackHooks(registry("Stop", demand_tests, matcher=None)), script)
     assert len(script.requests) == 2
@@ -127,6 +89,9 @@ async def test_a_stop_block_makes_the_agent_continue_once() -> None:
 
 
 async def test_session_start_and_prompt_context_reach_the_first_request() -> None:
+    from agent_hooks.haystack import HaystackHooks
+    from tests.adapters.offline_haystack import Script, run
+
     seen: list[str] = []
     script = Script("hi", call=False)
     await run(HaystackHooks(session_hooks(seen)), script, prompt="hello")
@@ -135,6 +100,9 @@ async def test_session_start_and_prompt_context_reach_the_first_request() -> Non
 
 
 async def test_continue_false_ends_the_run() -> None:
+    from agent_hooks.haystack import AgentStopped, HaystackHooks
+    from tests.adapters.offline_haystack import Script, run
+
     script = Script("done")
     with pytest.raises(AgentStopped, match="maintenance window"):
         await run(HaystackHooks(registry("PreToolUse", halt)), script)
@@ -146,6 +114,13 @@ def test_the_example_runs_offline(tmp_path: Path) -> None:
 
 
 async def test_in_one_step_the_refused_call_never_runs_and_the_other_does() -> None:
+    from haystack.components.agents import Agent
+    from haystack.components.generators.chat import MockChatGenerator
+    from haystack.dataclasses import ChatMessage, ToolCall
+    from haystack.tools import Tool
+
+    from agent_hooks.haystack import HaystackHooks
+
     requests: list[list[ChatMessage]] = []
 
     def two_calls(messages: list[ChatMessage]) -> ChatMessage | str:

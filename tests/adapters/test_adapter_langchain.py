@@ -1,25 +1,14 @@
 """The LangChain adapter: a real ``create_agent`` agent, offline, with a scripted chat
-model that calls a ``shell`` tool with ``rm -rf``."""
+model that calls a ``shell`` tool with ``rm -rf``. The agent's glue is in
+tests/adapters/offline_langchain.py: every pytest-xdist worker collects this module, so
+LangChain and LangGraph are imported by the tests that run, not at collection."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
-
-pytest.importorskip("langchain.agents")
-
-from langchain.agents import create_agent
-from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackManagerForLLMRun
-from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
-from langchain_core.outputs import ChatGeneration, ChatResult
-from langchain_core.tools import StructuredTool, ToolException, tool
-from langgraph.checkpoint.memory import InMemorySaver
-from langgraph.types import Command
-from pydantic import Field
 
 from agent_hooks import (
     CallbackHook,
@@ -30,7 +19,6 @@ from agent_hooks import (
     PreToolUseInput,
     PreToolUseOutput,
 )
-from agent_hooks.langchain import AgentHooksMiddleware, AgentStopped, interrupt_permission
 from tests.framework_helpers import (
     broken,
     check_example,
@@ -42,7 +30,10 @@ from tests.framework_helpers import (
     no_rm_rf,
     registry,
     session_hooks,
+    skip_unless_installed,
 )
+
+skip_unless_installed("langchain.agents")
 
 pytestmark = pytest.mark.anyio
 
@@ -52,72 +43,11 @@ def anyio_backend() -> str:
     return "asyncio"  # LangGraph runs on asyncio
 
 
-class ScriptedModel(BaseChatModel):
-    """Answers each request with the next scripted message; records every request."""
-
-    replies: list[AIMessage]
-    requests: list[list[BaseMessage]] = Field(default_factory=list)
-
-    @property
-    def _llm_type(self) -> str:
-        return "scripted"
-
-    def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> ScriptedModel:  # type: ignore[override,unused-ignore]
-        return self
-
-    def _generate(
-        self,
-        messages: list[BaseMessage],
-        stop: list[str] | None = None,
-        run_manager: CallbackManagerForLLMRun | None = None,
-        **kwargs: Any,
-    ) -> ChatResult:
-        self.requests.append(list(messages))
-        return ChatResult(generations=[ChatGeneration(message=self.replies.pop(0))])
-
-    async def _agenerate(
-        self,
-        messages: list[BaseMessage],
-        stop: list[str] | None = None,
-        run_manager: AsyncCallbackManagerForLLMRun | None = None,
-        **kwargs: Any,
-    ) -> ChatResult:
-        return self._generate(messages)
-
-
-def rm_rf_then_done(*finals: str) -> ScriptedModel:
-    call = {"name": "shell", "args": {"command": "rm -rf build"}, "id": "call_1"}
-    return ScriptedModel(
-        replies=[AIMessage(content="", tool_calls=[call]), *(AIMessage(content=f) for f in finals)],
-        requests=[],
-    )
-
-
-def agent_for(
-    model: ScriptedModel, hooks: AgentHooksMiddleware, **kw: Any
-) -> tuple[Any, list[str]]:
-    ran: list[str] = []
-
-    @tool
-    def shell(command: str) -> str:
-        """Run a shell command."""
-        ran.append(command)
-        return f"ran {command}"
-
-    return create_agent(model, tools=[shell], middleware=[hooks], **kw), ran
-
-
-def tool_messages(model: ScriptedModel) -> list[ToolMessage]:
-    return [m for m in model.requests[-1] if isinstance(m, ToolMessage)]
-
-
-async def invoke(agent: Any, hooks: AgentHooksMiddleware, prompt: str = "clean up") -> Any:
-    async with hooks.run():
-        return await agent.ainvoke({"messages": [HumanMessage(content=prompt)]})
-
-
 @pytest.mark.parametrize("guard", ["claude_file", "python_callback"])
 async def test_a_guard_stops_rm_rf(tmp_path: Path, guard: str) -> None:
+    from agent_hooks.langchain import AgentHooksMiddleware
+    from tests.adapters.offline_langchain import agent_for, invoke, rm_rf_then_done, tool_messages
+
     reg = claude_project(tmp_path) if guard == "claude_file" else registry("PreToolUse", no_rm_rf)
     model = rm_rf_then_done("ok, I will not")
     hooks = AgentHooksMiddleware(reg, cwd=str(tmp_path))
@@ -132,6 +62,9 @@ async def test_a_guard_stops_rm_rf(tmp_path: Path, guard: str) -> None:
 
 
 async def test_a_failing_guard_under_fail_closed_stops_the_tool() -> None:
+    from agent_hooks.langchain import AgentHooksMiddleware
+    from tests.adapters.offline_langchain import agent_for, invoke, rm_rf_then_done, tool_messages
+
     hooks = AgentHooksMiddleware(registry("PreToolUse", broken, fail_closed=True))
     model = rm_rf_then_done("done")
     agent, ran = agent_for(model, hooks)
@@ -141,6 +74,9 @@ async def test_a_failing_guard_under_fail_closed_stops_the_tool() -> None:
 
 
 async def test_a_rewrite_changes_the_call() -> None:
+    from agent_hooks.langchain import AgentHooksMiddleware
+    from tests.adapters.offline_langchain import agent_for, invoke, rm_rf_then_done, tool_messages
+
     hooks = AgentHooksMiddleware(registry("PreToolUse", make_safe))
     model = rm_rf_then_done("done")
     agent, ran = agent_for(model, hooks)
@@ -150,6 +86,9 @@ async def test_a_rewrite_changes_the_call() -> None:
 
 
 async def test_post_tool_use_context_reaches_the_next_model_request() -> None:
+    from agent_hooks.langchain import AgentHooksMiddleware
+    from tests.adapters.offline_langchain import agent_for, invoke, rm_rf_then_done, tool_messages
+
     hooks = AgentHooksMiddleware(registry("PostToolUse", formatter_ran))
     model = rm_rf_then_done("done")
     agent, ran = agent_for(model, hooks)
@@ -160,6 +99,11 @@ async def test_post_tool_use_context_reaches_the_next_model_request() -> None:
 
 
 async def test_a_stop_block_makes_the_agent_continue_once() -> None:
+    from langchain_core.messages import AIMessage, HumanMessage
+
+    from agent_hooks.langchain import AgentHooksMiddleware
+    from tests.adapters.offline_langchain import ScriptedModel, agent_for, invoke
+
     hooks = AgentHooksMiddleware(registry("Stop", demand_tests, matcher=None))
     model = ScriptedModel(
         replies=[AIMessage(content="all done"), AIMessage(content="tests pass")], requests=[]
@@ -174,6 +118,11 @@ async def test_a_stop_block_makes_the_agent_continue_once() -> None:
 
 
 async def test_session_start_and_prompt_context_reach_the_first_request() -> None:
+    from langchain_core.messages import AIMessage
+
+    from agent_hooks.langchain import AgentHooksMiddleware
+    from tests.adapters.offline_langchain import ScriptedModel, agent_for, invoke
+
     seen: list[str] = []
     reg = session_hooks(seen)
     hooks = AgentHooksMiddleware(reg)
@@ -185,6 +134,9 @@ async def test_session_start_and_prompt_context_reach_the_first_request() -> Non
 
 
 async def test_continue_false_ends_the_run() -> None:
+    from agent_hooks.langchain import AgentHooksMiddleware, AgentStopped
+    from tests.adapters.offline_langchain import agent_for, invoke, rm_rf_then_done
+
     hooks = AgentHooksMiddleware(registry("PreToolUse", halt))
     agent, ran = agent_for(rm_rf_then_done("done"), hooks)
     with pytest.raises(AgentStopped, match="maintenance window"):
@@ -193,6 +145,13 @@ async def test_continue_false_ends_the_run() -> None:
 
 
 async def test_ask_goes_to_langgraph_interrupt() -> None:
+    from langchain_core.messages import HumanMessage
+    from langgraph.checkpoint.memory import InMemorySaver
+    from langgraph.types import Command
+
+    from agent_hooks.langchain import AgentHooksMiddleware, interrupt_permission
+    from tests.adapters.offline_langchain import agent_for, rm_rf_then_done, tool_messages
+
     async def ask(input: PreToolUseInput) -> PreToolUseOutput:
         return PreToolUseOutput(permission_decision="ask", permission_decision_reason="sure?")
 
@@ -212,6 +171,9 @@ async def test_ask_goes_to_langgraph_interrupt() -> None:
 
 
 async def test_a_bash_if_rule_matches_the_shell_tool() -> None:
+    from agent_hooks.langchain import AgentHooksMiddleware
+    from tests.adapters.offline_langchain import agent_for, invoke, rm_rf_then_done
+
     async def deny(input: PreToolUseInput) -> PreToolUseOutput:
         return PreToolUseOutput(permission_decision="deny", permission_decision_reason="rule")
 
@@ -229,6 +191,9 @@ async def test_a_bash_if_rule_matches_the_shell_tool() -> None:
 async def test_the_tool_name_mapping_is_configurable(
     aliases: dict[str, str] | None, denied: bool
 ) -> None:
+    from agent_hooks.langchain import AgentHooksMiddleware
+    from tests.adapters.offline_langchain import agent_for, invoke, rm_rf_then_done
+
     hooks = AgentHooksMiddleware(registry("PreToolUse", no_rm_rf), tool_aliases=aliases)
     agent, ran = agent_for(rm_rf_then_done("done"), hooks)
     await invoke(agent, hooks)
@@ -236,6 +201,13 @@ async def test_the_tool_name_mapping_is_configurable(
 
 
 async def test_a_custom_name_maps_onto_bash() -> None:
+    from langchain.agents import create_agent
+    from langchain_core.messages import AIMessage
+    from langchain_core.tools import tool
+
+    from agent_hooks.langchain import AgentHooksMiddleware
+    from tests.adapters.offline_langchain import ScriptedModel, invoke
+
     hooks = AgentHooksMiddleware(
         registry("PreToolUse", no_rm_rf), tool_aliases={"shell": "shell", "run": "Bash"}
     )
@@ -262,6 +234,12 @@ async def test_a_custom_name_maps_onto_bash() -> None:
 
 
 async def test_a_tool_exception_goes_to_post_tool_use_failure_then_propagates() -> None:
+    from langchain.agents import create_agent
+    from langchain_core.tools import tool
+
+    from agent_hooks.langchain import AgentHooksMiddleware
+    from tests.adapters.offline_langchain import invoke, rm_rf_then_done
+
     seen: list[str | None] = []
 
     async def failed(input: PostToolUseFailureInput) -> None:
@@ -281,6 +259,12 @@ async def test_a_tool_exception_goes_to_post_tool_use_failure_then_propagates() 
 
 
 async def test_an_error_tool_message_gets_post_tool_use_failure_feedback() -> None:
+    from langchain.agents import create_agent
+    from langchain_core.tools import StructuredTool, ToolException
+
+    from agent_hooks.langchain import AgentHooksMiddleware
+    from tests.adapters.offline_langchain import invoke, rm_rf_then_done, tool_messages
+
     async def hint(input: PostToolUseFailureInput) -> PostToolUseFailureOutput:
         return PostToolUseFailureOutput(additional_context="HINT: free some space")
 
@@ -300,6 +284,11 @@ async def test_an_error_tool_message_gets_post_tool_use_failure_feedback() -> No
 
 
 async def test_deep_agents_file_tools_map_onto_claude_names() -> None:
+    from langchain_core.messages import AIMessage
+
+    from agent_hooks.langchain import AgentHooksMiddleware
+    from tests.adapters.offline_langchain import ScriptedModel, invoke, tool_messages
+
     deepagents = pytest.importorskip("deepagents")
 
     async def protect_env(input: PreToolUseInput) -> PreToolUseOutput | None:
@@ -322,6 +311,11 @@ async def test_deep_agents_file_tools_map_onto_claude_names() -> None:
 
 
 async def test_outside_run_is_an_error() -> None:
+    from langchain_core.messages import HumanMessage
+
+    from agent_hooks.langchain import AgentHooksMiddleware
+    from tests.adapters.offline_langchain import agent_for, rm_rf_then_done
+
     hooks = AgentHooksMiddleware(HookRegistry())
     agent, _ = agent_for(rm_rf_then_done("done"), hooks)
     with pytest.raises(RuntimeError, match=r"middleware\.run"):

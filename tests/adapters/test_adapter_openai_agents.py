@@ -1,27 +1,16 @@
 """The OpenAI Agents SDK adapter: a real ``Agent`` run by ``Runner``, offline, with a
-custom ``Model`` that calls a ``shell`` function tool with ``rm -rf``."""
+custom ``Model`` that calls a ``shell`` function tool with ``rm -rf``. The agent's glue
+is in tests/adapters/offline_openai_agents.py: every pytest-xdist worker collects this
+module, so the Agents SDK is imported by the tests that run, not at collection."""
 
 from __future__ import annotations
 
-import json
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-pytest.importorskip("agents")
-
-from agents import Agent, Model, ModelResponse, RunConfig, function_tool
-from agents.usage import Usage
-from openai.types.responses import (
-    ResponseFunctionToolCall,
-    ResponseOutputMessage,
-    ResponseOutputText,
-)
-
 from agent_hooks import HookMatcher, HookRegistry
-from agent_hooks.openai_agents import AgentHooksRunner, AgentStopped
 from tests.framework_helpers import (
     broken,
     check_example,
@@ -33,11 +22,12 @@ from tests.framework_helpers import (
     no_rm_rf,
     registry,
     session_hooks,
+    skip_unless_installed,
 )
 
-pytestmark = pytest.mark.anyio
+skip_unless_installed("agents")
 
-OFFLINE = RunConfig(tracing_disabled=True)
+pytestmark = pytest.mark.anyio
 
 
 @pytest.fixture
@@ -45,64 +35,11 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
-class ScriptedModel(Model):
-    """First a ``shell`` call with ``rm -rf`` (unless ``call=False``), then the finals."""
-
-    def __init__(self, *finals: str, call: bool = True) -> None:
-        self.finals = list(finals)
-        self.call = call
-        self.requests: list[list[Any]] = []
-
-    async def get_response(
-        self, system_instructions: Any, input: Any, *args: Any, **kw: Any
-    ) -> ModelResponse:
-        self.requests.append([input] if isinstance(input, str) else list(input))
-        if self.call:
-            self.call = False
-            item: Any = ResponseFunctionToolCall(
-                arguments=json.dumps({"command": "rm -rf build"}),
-                call_id="call_1",
-                name="shell",
-                type="function_call",
-                id="fc_1",
-            )
-        else:
-            item = ResponseOutputMessage(
-                id="msg_1",
-                content=[
-                    ResponseOutputText(text=self.finals.pop(0), type="output_text", annotations=[])
-                ],
-                role="assistant",
-                status="completed",
-                type="message",
-            )
-        return ModelResponse(output=[item], usage=Usage(), response_id=None)
-
-    def stream_response(self, *args: Any, **kw: Any) -> AsyncIterator[Any]:
-        raise NotImplementedError
-
-    def outputs(self) -> list[str]:
-        return [
-            str(i.get("output"))
-            for i in self.requests[-1]
-            if isinstance(i, dict) and i.get("type") == "function_call_output"
-        ]
-
-
-def agent_for(model: ScriptedModel) -> tuple[Agent[Any], list[str]]:
-    ran: list[str] = []
-
-    @function_tool
-    def shell(command: str) -> str:
-        """Run a shell command."""
-        ran.append(command)
-        return f"ran {command}"
-
-    return Agent(name="dev", instructions="help", model=model, tools=[shell]), ran
-
-
 @pytest.mark.parametrize("guard", ["claude_file", "python_callback"])
 async def test_a_guard_stops_rm_rf(tmp_path: Path, guard: str) -> None:
+    from agent_hooks.openai_agents import AgentHooksRunner
+    from tests.adapters.offline_openai_agents import OFFLINE, ScriptedModel, agent_for
+
     reg = claude_project(tmp_path) if guard == "claude_file" else registry("PreToolUse", no_rm_rf)
     model = ScriptedModel("ok, I will not")
     agent, ran = agent_for(model)
@@ -117,6 +54,9 @@ async def test_a_guard_stops_rm_rf(tmp_path: Path, guard: str) -> None:
 
 
 async def test_a_failing_guard_under_fail_closed_stops_the_tool() -> None:
+    from agent_hooks.openai_agents import AgentHooksRunner
+    from tests.adapters.offline_openai_agents import OFFLINE, ScriptedModel, agent_for
+
     agent, ran = agent_for(ScriptedModel("done"))
     runner = AgentHooksRunner(registry("PreToolUse", broken, fail_closed=True))
     await runner.run(agent, "clean up", run_config=OFFLINE)
@@ -124,6 +64,9 @@ async def test_a_failing_guard_under_fail_closed_stops_the_tool() -> None:
 
 
 async def test_a_rewrite_changes_the_call() -> None:
+    from agent_hooks.openai_agents import AgentHooksRunner
+    from tests.adapters.offline_openai_agents import OFFLINE, ScriptedModel, agent_for
+
     model = ScriptedModel("done")
     agent, ran = agent_for(model)
     await AgentHooksRunner(registry("PreToolUse", make_safe)).run(agent, "go", run_config=OFFLINE)
@@ -132,6 +75,9 @@ async def test_a_rewrite_changes_the_call() -> None:
 
 
 async def test_post_tool_use_context_reaches_the_next_model_request() -> None:
+    from agent_hooks.openai_agents import AgentHooksRunner
+    from tests.adapters.offline_openai_agents import OFFLINE, ScriptedModel, agent_for
+
     model = ScriptedModel("done")
     agent, ran = agent_for(model)
     await AgentHooksRunner(registry("PostToolUse", formatter_ran)).run(
@@ -142,6 +88,9 @@ async def test_post_tool_use_context_reaches_the_next_model_request() -> None:
 
 
 async def test_a_stop_block_makes_the_agent_continue_once() -> None:
+    from agent_hooks.openai_agents import AgentHooksRunner
+    from tests.adapters.offline_openai_agents import OFFLINE, ScriptedModel, agent_for
+
     model = ScriptedModel("all done", "tests pass", call=False)
     agent, _ = agent_for(model)
     runner = AgentHooksRunner(registry("Stop", demand_tests, matcher=None))
@@ -155,6 +104,9 @@ async def test_a_stop_block_makes_the_agent_continue_once() -> None:
 
 
 async def test_session_start_and_prompt_context_reach_the_first_request() -> None:
+    from agent_hooks.openai_agents import AgentHooksRunner
+    from tests.adapters.offline_openai_agents import OFFLINE, ScriptedModel, agent_for
+
     seen: list[str] = []
     reg = session_hooks(seen)
     model = ScriptedModel("hi", call=False)
@@ -165,6 +117,9 @@ async def test_session_start_and_prompt_context_reach_the_first_request() -> Non
 
 
 async def test_continue_false_ends_the_run() -> None:
+    from agent_hooks.openai_agents import AgentHooksRunner, AgentStopped
+    from tests.adapters.offline_openai_agents import OFFLINE, ScriptedModel, agent_for
+
     agent, ran = agent_for(ScriptedModel("done"))
     with pytest.raises(AgentStopped, match="maintenance window"):
         await AgentHooksRunner(registry("PreToolUse", halt)).run(agent, "go", run_config=OFFLINE)
@@ -176,6 +131,13 @@ def test_the_example_runs_offline(tmp_path: Path) -> None:
 
 
 async def test_the_tools_of_agents_handed_off_to_are_hooked() -> None:
+    from agents import Agent, ModelResponse
+    from agents.usage import Usage
+    from openai.types.responses import ResponseFunctionToolCall
+
+    from agent_hooks.openai_agents import AgentHooksRunner
+    from tests.adapters.offline_openai_agents import OFFLINE, ScriptedModel, agent_for
+
     model = ScriptedModel("ok, I will not")
     worker, ran = agent_for(model)
     front = ScriptedModel()
@@ -197,6 +159,9 @@ async def test_the_tools_of_agents_handed_off_to_are_hooked() -> None:
 
 async def test_run_hooks_dispatch_llm_events_and_keep_the_applications_hooks() -> None:
     from agents import RunHooks
+
+    from agent_hooks.openai_agents import AgentHooksRunner
+    from tests.adapters.offline_openai_agents import OFFLINE, ScriptedModel, agent_for
 
     seen: list[str] = []
 
@@ -220,6 +185,9 @@ async def test_run_hooks_dispatch_llm_events_and_keep_the_applications_hooks() -
 
 
 async def test_a_before_llm_call_block_ends_the_run() -> None:
+    from agent_hooks.openai_agents import AgentHooksRunner, AgentStopped
+    from tests.adapters.offline_openai_agents import OFFLINE, ScriptedModel, agent_for
+
     async def no_model(input: Any, tool_use_id: Any, context: Any) -> dict[str, Any]:
         return {"decision": "block", "reason": "budget exhausted"}
 

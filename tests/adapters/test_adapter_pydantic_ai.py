@@ -1,30 +1,15 @@
 """The PydanticAI adapter: a real ``Agent``, offline, with a ``FunctionModel`` that calls
-a ``shell`` tool with ``rm -rf``."""
+a ``shell`` tool with ``rm -rf``. The agent's glue is in
+tests/adapters/offline_pydantic_ai.py: every pytest-xdist worker collects this module, so
+PydanticAI is imported by the tests that run, not at collection."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-pytest.importorskip("pydantic_ai")
-
-from pydantic_ai import Agent
-from pydantic_ai.messages import (
-    ModelMessage,
-    ModelRequest,
-    ModelResponse,
-    RetryPromptPart,
-    TextPart,
-    ToolCallPart,
-    ToolReturnPart,
-    UserPromptPart,
-)
-from pydantic_ai.models.function import AgentInfo, FunctionModel
-
 from agent_hooks import PreToolUseInput, PreToolUseOutput
-from agent_hooks.pydantic_ai import AgentHooksCapability, AgentStopped
 from tests.framework_helpers import (
     broken,
     check_example,
@@ -36,7 +21,10 @@ from tests.framework_helpers import (
     no_rm_rf,
     registry,
     session_hooks,
+    skip_unless_installed,
 )
+
+skip_unless_installed("pydantic_ai")
 
 pytestmark = pytest.mark.anyio
 
@@ -46,47 +34,13 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
-class Script:
-    """A FunctionModel script: first a ``shell`` call with ``rm -rf``, then the finals."""
-
-    def __init__(self, *finals: str, call: bool = True) -> None:
-        self.finals = list(finals)
-        self.call = call
-        self.requests: list[list[ModelMessage]] = []
-        self.instructions: list[str | None] = []
-
-    def __call__(self, messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
-        self.requests.append(list(messages))
-        self.instructions.append(info.instructions)
-        if self.call:
-            self.call = False
-            return ModelResponse(
-                parts=[ToolCallPart("shell", {"command": "rm -rf build"}, tool_call_id="call_1")]
-            )
-        return ModelResponse(parts=[TextPart(self.finals.pop(0))])
-
-    def last_parts(self) -> list[Any]:
-        return [p for m in self.requests[-1] if isinstance(m, ModelRequest) for p in m.parts]
-
-
-def agent_for(script: Script, hooks: AgentHooksCapability) -> tuple[Agent[None, str], list[str]]:
-    ran: list[str] = []
-
-    def shell(command: str) -> str:
-        """Run a shell command."""
-        ran.append(command)
-        return f"ran {command}"
-
-    return Agent(FunctionModel(script), tools=[shell], capabilities=[hooks]), ran
-
-
-def tool_result(script: Script) -> Any:
-    (part,) = [p for p in script.last_parts() if isinstance(p, (ToolReturnPart, RetryPromptPart))]
-    return part
-
-
 @pytest.mark.parametrize("guard", ["claude_file", "python_callback"])
 async def test_a_guard_stops_rm_rf(tmp_path: Path, guard: str) -> None:
+    from pydantic_ai.messages import ToolReturnPart
+
+    from agent_hooks.pydantic_ai import AgentHooksCapability
+    from tests.adapters.offline_pydantic_ai import Script, agent_for, tool_result
+
     reg = claude_project(tmp_path) if guard == "claude_file" else registry("PreToolUse", no_rm_rf)
     script = Script("ok, I will not")
     agent, ran = agent_for(script, AgentHooksCapability(reg, cwd=str(tmp_path)))
@@ -101,6 +55,9 @@ async def test_a_guard_stops_rm_rf(tmp_path: Path, guard: str) -> None:
 
 
 async def test_a_failing_guard_under_fail_closed_stops_the_tool() -> None:
+    from agent_hooks.pydantic_ai import AgentHooksCapability
+    from tests.adapters.offline_pydantic_ai import Script, agent_for
+
     script = Script("done")
     agent, ran = agent_for(
         script, AgentHooksCapability(registry("PreToolUse", broken, fail_closed=True))
@@ -110,6 +67,9 @@ async def test_a_failing_guard_under_fail_closed_stops_the_tool() -> None:
 
 
 async def test_a_rewrite_changes_the_call() -> None:
+    from agent_hooks.pydantic_ai import AgentHooksCapability
+    from tests.adapters.offline_pydantic_ai import Script, agent_for, tool_result
+
     script = Script("done")
     agent, ran = agent_for(script, AgentHooksCapability(registry("PreToolUse", make_safe)))
     await agent.run("clean up")
@@ -118,6 +78,11 @@ async def test_a_rewrite_changes_the_call() -> None:
 
 
 async def test_post_tool_use_context_reaches_the_next_model_request() -> None:
+    from pydantic_ai.messages import UserPromptPart
+
+    from agent_hooks.pydantic_ai import AgentHooksCapability
+    from tests.adapters.offline_pydantic_ai import Script, agent_for, tool_result
+
     script = Script("done")
     agent, ran = agent_for(script, AgentHooksCapability(registry("PostToolUse", formatter_ran)))
     await agent.run("clean up")
@@ -128,6 +93,11 @@ async def test_post_tool_use_context_reaches_the_next_model_request() -> None:
 
 
 async def test_a_stop_block_makes_the_agent_continue_once() -> None:
+    from pydantic_ai.messages import UserPromptPart
+
+    from agent_hooks.pydantic_ai import AgentHooksCapability
+    from tests.adapters.offline_pydantic_ai import Script, agent_for
+
     script = Script("all done", "tests pass", call=False)
     agent, _ = agent_for(script, AgentHooksCapability(registry("Stop", demand_tests, matcher=None)))
     result = await agent.run("clean up")
@@ -138,6 +108,9 @@ async def test_a_stop_block_makes_the_agent_continue_once() -> None:
 
 
 async def test_session_start_and_prompt_context_are_instructions() -> None:
+    from agent_hooks.pydantic_ai import AgentHooksCapability
+    from tests.adapters.offline_pydantic_ai import Script, agent_for
+
     seen: list[str] = []
     reg = session_hooks(seen, with_session_id=True)
     script = Script("hi", call=False)
@@ -148,6 +121,9 @@ async def test_session_start_and_prompt_context_are_instructions() -> None:
 
 
 async def test_continue_false_ends_the_run() -> None:
+    from agent_hooks.pydantic_ai import AgentHooksCapability, AgentStopped
+    from tests.adapters.offline_pydantic_ai import Script, agent_for
+
     agent, ran = agent_for(Script("done"), AgentHooksCapability(registry("PreToolUse", halt)))
     with pytest.raises(AgentStopped, match="maintenance window"):
         await agent.run("clean up")
@@ -159,7 +135,11 @@ def test_the_example_runs_offline(tmp_path: Path) -> None:
 
 
 async def test_ask_defers_the_call_for_approval() -> None:
-    from pydantic_ai import DeferredToolRequests, DeferredToolResults
+    from pydantic_ai import Agent, DeferredToolRequests, DeferredToolResults
+    from pydantic_ai.models.function import FunctionModel
+
+    from agent_hooks.pydantic_ai import AgentHooksCapability
+    from tests.adapters.offline_pydantic_ai import Script
 
     async def ask(input: PreToolUseInput) -> PreToolUseOutput:
         return PreToolUseOutput(permission_decision="ask", permission_decision_reason="sure?")

@@ -2,21 +2,19 @@
 ``HookMatcher`` type, ``ClaudeAgentOptions(hooks=...)``, and its callback calling
 convention ``(input_data, tool_use_id, context) -> dict`` with ``continue_``. The SDK's
 CLI is not needed: one test drives the SDK's own control protocol through a fake
-transport."""
+transport (tests/adapters/offline_claude_agent_sdk.py). Every pytest-xdist worker
+collects this module, so the SDK is imported by the tests that run, not at collection."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
 
-sdk = pytest.importorskip("claude_agent_sdk")
-
-from agent_hooks import (  # noqa: E402
+from agent_hooks import (
     CommandHook,
     HookEvent,
     HookMatcher,
@@ -26,12 +24,15 @@ from agent_hooks import (  # noqa: E402
     RegistrationError,
     StopOutput,
 )
-from agent_hooks._config._load import load  # noqa: E402
-from agent_hooks.claude_agent_sdk import (  # noqa: E402
+from agent_hooks._config._load import load
+from agent_hooks.claude_agent_sdk import (
     SDK_EVENTS,
     claude_agent_sdk_hooks,
     sdk_callback,
 )
+from tests.framework_helpers import skip_unless_installed
+
+skip_unless_installed("claude_agent_sdk")
 
 pytestmark = pytest.mark.anyio
 
@@ -83,6 +84,8 @@ def mixed_registry() -> HookRegistry:
 
 
 def test_hooks_dict_uses_the_sdks_types() -> None:
+    import claude_agent_sdk as sdk
+
     hooks = claude_agent_sdk_hooks(mixed_registry())
     assert set(hooks) == {"PreToolUse", "Stop"}  # SDK events with handlers only
     for matchers in hooks.values():
@@ -94,7 +97,7 @@ def test_hooks_dict_uses_the_sdks_types() -> None:
     # the SDK's timeout covers the slowest handler of the event
     assert hooks["PreToolUse"][0].timeout is not None
     assert hooks["PreToolUse"][0].timeout >= 7
-    options = sdk.ClaudeAgentOptions(hooks=hooks)
+    options = sdk.ClaudeAgentOptions(hooks=hooks)  # type: ignore[arg-type,unused-ignore]
     assert options.hooks is hooks
 
 
@@ -114,7 +117,9 @@ def test_events_the_sdk_does_not_call_are_refused() -> None:
 def test_sdk_events_are_events_the_sdk_knows() -> None:
     import typing
 
-    known = set()
+    import claude_agent_sdk as sdk
+
+    known: set[Any] = set()
     for arg in typing.get_args(sdk.types.HookEvent):
         known.update(typing.get_args(arg) or (arg,))
     assert {e.value for e in SDK_EVENTS} <= known
@@ -208,78 +213,13 @@ async def test_config_file_hooks_through_the_sdk(tmp_path: Path) -> None:
 # ------------------------------------------- through the SDK's control protocol
 
 
-class FakeCLI(sdk.Transport):  # type: ignore[misc]
-    """Stands in for the Claude Code CLI on the SDK's stdio control protocol."""
-
-    def __init__(self) -> None:
-        self._send, self._receive = anyio.create_memory_object_stream[dict[str, Any]](100)
-        self.initialize: dict[str, Any] | None = None
-        self.responses: dict[str, dict[str, Any]] = {}
-        self._arrived: dict[str, anyio.Event] = {}
-
-    async def connect(self) -> None:
-        pass
-
-    async def write(self, data: str) -> None:
-        for line in data.splitlines():
-            msg = json.loads(line)
-            if msg.get("type") == "control_request":
-                request = msg["request"]
-                if request.get("subtype") == "initialize":
-                    self.initialize = request
-                await self._send.send(
-                    {
-                        "type": "control_response",
-                        "response": {
-                            "subtype": "success",
-                            "request_id": msg["request_id"],
-                            "response": {},
-                        },
-                    }
-                )
-            elif msg.get("type") == "control_response":
-                response = msg["response"]
-                self.responses[response["request_id"]] = response
-                self._arrived.setdefault(response["request_id"], anyio.Event()).set()
-
-    async def read_messages(self) -> AsyncIterator[dict[str, Any]]:
-        async for msg in self._receive:
-            yield msg
-
-    async def close(self) -> None:
-        self._send.close()
-        self._receive.close()
-
-    def is_ready(self) -> bool:
-        return True
-
-    async def end_input(self) -> None:
-        pass
-
-    async def call_hook(
-        self, callback_id: str, input: dict[str, Any], tool_use_id: str | None
-    ) -> dict[str, Any]:
-        request_id = f"cli-{len(self._arrived)}"
-        arrived = self._arrived.setdefault(request_id, anyio.Event())
-        await self._send.send(
-            {
-                "type": "control_request",
-                "request_id": request_id,
-                "request": {
-                    "subtype": "hook_callback",
-                    "callback_id": callback_id,
-                    "input": input,
-                    "tool_use_id": tool_use_id,
-                },
-            }
-        )
-        await arrived.wait()
-        return self.responses[request_id]
-
-
 async def test_through_the_sdk_control_protocol() -> None:
+    import claude_agent_sdk as sdk
+
+    from tests.adapters.offline_claude_agent_sdk import FakeCLI
+
     cli = FakeCLI()
-    options = sdk.ClaudeAgentOptions(hooks=claude_agent_sdk_hooks(mixed_registry()))
+    options = sdk.ClaudeAgentOptions(hooks=claude_agent_sdk_hooks(mixed_registry()))  # type: ignore[arg-type,unused-ignore]
     with anyio.fail_after(30):
         async with sdk.ClaudeSDKClient(options=options, transport=cli):
             assert cli.initialize is not None

@@ -11,6 +11,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -93,7 +94,11 @@ subprocess, which reaches it, instead of in this process."""
 
 class InProcessWorkspace(Workspace):
     """The workspace of tests/cli/test_cli_run.py, its ``run`` in this process (with the
-    same directory, environment and stdin; a subprocess under :data:`THROUGH_SERVER`)."""
+    same directory, environment and stdin): ``main(["run", ...])`` answers as the process
+    does, but for an interpreter-level crash (``run`` as a process is the contract suite,
+    tests/cli/test_cli_run.py). A call stays a process under :data:`THROUGH_SERVER`, with
+    ``python=`` (another interpreter command line), or from another thread than the main
+    one (calls racing a rewrite: :func:`cli_in_process` changes process-wide state)."""
 
     def run(
         self,
@@ -103,7 +108,11 @@ class InProcessWorkspace(Workspace):
         env: dict[str, str] | None = None,
         python: list[str] | None = None,
     ) -> subprocess.CompletedProcess[str]:
-        if python is not None or THROUGH_SERVER:
+        if (
+            python is not None
+            or THROUGH_SERVER
+            or threading.current_thread() is not threading.main_thread()
+        ):
             return super().run(*args, payload=payload, stdin=stdin, env=env, python=python)
         if stdin is None:
             stdin = json.dumps(payload if payload is not None else self.payload()).encode()

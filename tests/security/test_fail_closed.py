@@ -8,7 +8,7 @@ event that can block, whatever the handler's own ``on_error`` says. Events that 
 block, and fire-and-forget handlers, are left as they are.
 
 CLI tests answer ``agent-hooks run`` in this process (the answer is what is checked;
-``tests/security/run_inprocess.py``); the guards' module is named after the test's
+``tests/dialect_helpers.py``); the guards' module is named after the test's
 directory.
 """
 
@@ -32,7 +32,7 @@ from agent_hooks import (
 )
 from agent_hooks._handlers._http import HttpHook
 from tests.cli.test_cli_run import Workspace, answer, cmd
-from tests.security.run_inprocess import InProcessWorkspace
+from tests.dialect_helpers import InProcessWorkspace
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ for command and Python hooks, and through the public API for SDK-style dict call
 HTTP hooks and the answers of the other dialects (Gemini CLI, Cursor, Copilot, Codex).
 
 ``run`` answers in this process (the answer is what is checked; the Python hooks'
-modules have names of their own test's, ``tests/security/run_inprocess.py``).
+modules have names of their own test's, ``tests/dialect_helpers.py``).
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ from agent_hooks import (
 )
 from agent_hooks._dispatch._registry import Source
 from tests.cli.test_cli_run import Workspace, answer, cmd
-from tests.security.run_inprocess import InProcessWorkspace
+from tests.dialect_helpers import InProcessWorkspace
 
 DENY = '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny"}}'
 

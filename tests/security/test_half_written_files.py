@@ -28,7 +28,7 @@ import pytest
 from agent_hooks import DiagnosticCode
 from agent_hooks._config._load import load
 from tests.cli.test_cli_run import Workspace, answer, cmd
-from tests.security.run_inprocess import InProcessWorkspace
+from tests.dialect_helpers import InProcessWorkspace
 
 CALLS = 12
 """CLI calls made at least while the writer runs (each a process of its own)."""

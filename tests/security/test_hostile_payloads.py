@@ -8,7 +8,7 @@ nested deeper than the parser goes is refused up front (exit 1, 2 with --fail-cl
 never run with its hooks skipped; an answer nested that deep is a failure of its hook.
 
 CLI tests answer ``agent-hooks run`` in this process (the answer is what is checked,
-``tests/security/run_inprocess.py``; its stack is deeper than a fresh process's).
+``tests/dialect_helpers.py``; its stack is deeper than a fresh process's).
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from agent_hooks import (
 from agent_hooks._bridges._payload import dumps
 from agent_hooks._wire._fields import to_json
 from tests.cli.test_cli_run import Workspace, answer, cmd
-from tests.security.run_inprocess import InProcessWorkspace
+from tests.dialect_helpers import InProcessWorkspace
 
 SURROGATE = "\ud800"
 TOO_DEEP = 40_000
